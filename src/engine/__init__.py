@@ -1,0 +1,65 @@
+"""Dimensiones: one engine for a family of board games.
+
+    >>> import engine
+    >>> board = engine.Board("international")
+    >>> engine.perft(board, 3)
+    658
+"""
+
+from __future__ import annotations
+
+from ._draughts import DraughtsBoard, DraughtsMove, draughts_divide, draughts_perft, draughts_variants
+from .errors import EngineError, IllegalMoveError, InvalidFenError, UnknownVariantError
+from .types import BLACK, WHITE, Color, Outcome, Termination
+
+__all__ = [
+    "Board", "Move", "variants", "perft", "divide", "Color", "WHITE", "BLACK", "Outcome",
+    "Termination", "EngineError", "IllegalMoveError", "InvalidFenError", "UnknownVariantError",
+]
+__version__ = "0.1.0"
+
+# Every implemented variant, with the board class that plays it.
+_BOARD_CLASSES = {name: DraughtsBoard for name in draughts_variants()}
+
+
+def variants() -> list[str]:
+    """The names of the implemented variants (NOTATION.md)."""
+    return list(_BOARD_CLASSES)
+
+
+class Board:
+    """``Board(variant, fen=None)``: a game of ``variant`` from its start position or from ``fen``.
+
+    The object returned is the board class of the variant's family (``isinstance(b, Board)`` holds
+    for all of them)."""
+
+    def __new__(cls, variant: str = "international", fen: str | None = None):
+        if variant not in _BOARD_CLASSES:
+            known = ", ".join(_BOARD_CLASSES)
+            raise UnknownVariantError(f"unknown variant {variant!r} (known: {known})")
+        return _BOARD_CLASSES[variant](variant, fen)
+
+    @classmethod
+    def __subclasshook__(cls, other):
+        return True if other in set(_BOARD_CLASSES.values()) else NotImplemented
+
+
+class Move:
+    """The move classes of every family (``isinstance(m, Move)`` holds for all of them)."""
+
+    def __new__(cls, *args, **kwargs):
+        raise TypeError("moves come from Board.legal_moves() or Board.parse_move()")
+
+    @classmethod
+    def __subclasshook__(cls, other):
+        return True if other in (DraughtsMove,) else NotImplemented
+
+
+def perft(board, depth: int) -> int:
+    """The number of legal move sequences of length ``depth`` from ``board`` (NOTATION.md)."""
+    return draughts_perft(board, depth)
+
+
+def divide(board, depth: int) -> dict[str, int]:
+    """``{move string: perft after that move}`` for each legal move: perft split by first move."""
+    return draughts_divide(board, depth)

@@ -1,0 +1,97 @@
+# The draughts family at C level: rules as a table, the position, moves, make/unmake.
+# The search (and anything else hot) cimports these; Python sees them through DraughtsBoard.
+from libc.stdint cimport uint8_t, int8_t
+from ._bitboard cimport u64
+
+cdef enum:
+    MAX_MOVES = 512        # per position; generators never write past it
+    NDIR = 10              # see geometry.DIRECTIONS
+    MAX_VARIANTS = 8
+
+# Capture precedence / promotion in capture (mirrors variants.py).
+cdef enum:
+    PREC_FREE = 0
+    PREC_QUANTITY = 1
+    PREC_QUALITY = 2
+    PROMO_STOP = 0
+    PROMO_CONTINUE = 1
+
+# Why a game ended (mirrors types.Termination).
+cdef enum:
+    END_NONE = 0
+    END_NO_PIECES = 1
+    END_NO_MOVES = 2
+    END_REPETITION = 3
+    END_KING_MOVES = 4       # plies without capture and without man move
+    END_CAPTURE_LIMIT = 5    # plies without capture
+    END_SIXTEEN_MOVES = 6
+    END_FIVE_MOVES = 7
+    END_FORZOSA = 8
+    END_SAQUE = 9
+
+ctypedef struct Rules:
+    int nsq
+    u64 valid
+    u64 promo[2]              # squares where each side's men are crowned
+    int lsh[NDIR]
+    int rsh[NDIR]
+    int delta[NDIR]           # signed bit offset of one step
+    int up[NDIR]              # 1 when a step raises the bit index
+    int opposite[NDIR]
+    u64 canstep[NDIR]
+    u64 ray[NDIR][64]
+    int man_move[2][4]
+    int n_man_move
+    int man_cap[2][8]
+    int n_man_cap
+    int king_dir[8]
+    int n_king_dir
+    int flying
+    int immediate             # immediate removal and no 180-degree turn
+    int precedence
+    int promo_in_capture
+    int lateral               # Chapinas' sideways king step on the far row
+    int numbered
+    int king_moves_limit
+    int capture_limit
+    int fmjd_endgames
+    int forzosa
+    int saque
+    u64 main_diag
+    u64 saque_man[2]          # the strong side's man square in Saque de peon, per strong side
+    u64 saque_other_man[2]    # the weak side's man square
+
+ctypedef struct Pos:
+    u64 pieces[2]             # [0] White, [1] Black
+    u64 kings
+    u64 key
+    int stm
+    int reversible            # plies since the last capture or man move
+    int since_capture
+    int since_material        # plies since the last capture or promotion
+    int special               # Forzosa / Saque counter in plies, -1 when not running
+    int8_t num[64]            # Chapinas piece numbers (stale where no piece stands)
+
+ctypedef struct DMove:
+    u64 captured
+    uint8_t frm
+    uint8_t to
+    uint8_t promote
+
+ctypedef struct Undo:
+    u64 key
+    u64 captured_kings
+    int reversible
+    int since_capture
+    int since_material
+    int special
+    int8_t num_to
+
+cdef const Rules* rules_for(int variant_id) noexcept nogil
+cdef int gen_moves(const Pos* p, const Rules* R, DMove* out) noexcept nogil
+cdef int count_moves(const Pos* p, const Rules* R, DMove* scratch) noexcept nogil
+cdef void make_move(Pos* p, const Rules* R, const DMove* m, Undo* u) noexcept nogil
+cdef void unmake_move(Pos* p, const Rules* R, const DMove* m, const Undo* u) noexcept nogil
+cdef u64 compute_key(const Pos* p, const Rules* R) noexcept nogil
+cdef int rule_draw(const Pos* p, const Rules* R) noexcept nogil
+cdef u64 perft_c(Pos* p, const Rules* R, int depth, DMove* stack) noexcept nogil

@@ -1,0 +1,583 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""DMove generation, make/unmake and the draw rules of the draughts family, at C level.
+
+One generator serves every rule set: the variant's row of `Rules` (filled from variants.py)
+says which directions men and kings use, whether kings fly, how captures are chosen and what
+happens at the far row. The board is a few 64-bit words (see geometry.py for the layout).
+"""
+
+from libc.stdint cimport uint8_t, int8_t
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memset
+
+from ._bitboard cimport u64, bb_popcount, bb_lsb, bb_msb, splitmix64
+
+cdef Rules RULES[MAX_VARIANTS]
+cdef int N_RULES = 0
+
+# Zobrist keys: [side][is king][bit], the side to move, and Chapinas' piece numbers.
+cdef u64 Z_PIECE[2][2][64]
+cdef u64 Z_NUMBER[20][64]
+cdef u64 Z_SIDE
+
+
+cdef void _init_zobrist():
+    cdef u64 state = 0x44696D656E73696F   # fixed seed: keys are identical on every machine
+    cdef int s, k, b
+    for s in range(2):
+        for k in range(2):
+            for b in range(64):
+                Z_PIECE[s][k][b] = splitmix64(&state)
+    for k in range(20):
+        for b in range(64):
+            Z_NUMBER[k][b] = splitmix64(&state)
+    global Z_SIDE
+    Z_SIDE = splitmix64(&state)
+
+
+_init_zobrist()
+
+
+# ---------------------------------------------------------------------------------------------
+# Rules table
+
+def register_rules(spec) -> int:
+    """Fill one row of the C rules table from a variants.DraughtsVariant; returns its id."""
+    global N_RULES
+    if N_RULES >= MAX_VARIANTS:
+        raise RuntimeError("too many draughts variants")
+    cdef int vid = N_RULES
+    cdef Rules* R = &RULES[vid]
+    memset(R, 0, sizeof(Rules))
+    g = spec.geometry
+    from .geometry import DIRECTIONS
+    cdef int d, i, side, b
+    R.nsq = len(g.coords)
+    R.valid = g.valid
+    R.promo[0] = g.rank_mask(spec.size - 1)
+    R.promo[1] = g.rank_mask(0)
+    for d in range(NDIR):
+        R.delta[d] = g.shift[d]
+        R.lsh[d] = g.shift[d] if g.shift[d] > 0 else 0
+        R.rsh[d] = -g.shift[d] if g.shift[d] < 0 else 0
+        R.up[d] = 1 if g.shift[d] > 0 else 0
+        R.canstep[d] = g.canstep[d]
+        df, dr = DIRECTIONS[d]
+        R.opposite[d] = DIRECTIONS.index((-df, -dr))
+        for b in range(64):
+            R.ray[d][b] = g.rays[d][b]
+
+    def mirror(int d):
+        # Black's directions are White's with the rank step reversed.
+        df, dr = DIRECTIONS[d]
+        return DIRECTIONS.index((df, -dr))
+
+    R.n_man_move = len(spec.man_move_dirs)
+    for i, d in enumerate(spec.man_move_dirs):
+        R.man_move[0][i] = d
+        R.man_move[1][i] = mirror(d)
+    R.n_man_cap = len(spec.man_capture_dirs)
+    for i, d in enumerate(spec.man_capture_dirs):
+        R.man_cap[0][i] = d
+        R.man_cap[1][i] = mirror(d)
+    R.n_king_dir = len(spec.king_dirs)
+    for i, d in enumerate(spec.king_dirs):
+        R.king_dir[i] = d
+    R.flying = spec.flying_kings
+    R.immediate = spec.immediate_removal
+    R.precedence = spec.precedence
+    R.promo_in_capture = spec.promotion_in_capture
+    R.lateral = spec.lateral_king_move
+    R.numbered = spec.numbered_pieces
+    R.king_moves_limit = spec.king_moves_limit
+    R.capture_limit = spec.capture_limit
+    R.fmjd_endgames = spec.fmjd_endgames
+    R.forzosa = spec.forzosa
+    R.saque = spec.saque_de_peon
+    for name in spec.main_diagonal:
+        R.main_diag |= (<u64>1) << spec.square_bit(str(name))
+    if spec.saque_de_peon:
+        # RULES.md §6.3: White's man on 2 against Black's on 9; mirrored, 31 against 24.
+        R.saque_man[0] = (<u64>1) << spec.square_bit("2")
+        R.saque_other_man[0] = (<u64>1) << spec.square_bit("9")
+        R.saque_man[1] = (<u64>1) << spec.square_bit("31")
+        R.saque_other_man[1] = (<u64>1) << spec.square_bit("24")
+    N_RULES += 1
+    return vid
+
+
+cdef const Rules* rules_for(int variant_id) noexcept nogil:
+    return &RULES[variant_id]
+
+
+# ---------------------------------------------------------------------------------------------
+# Generation
+
+cdef inline u64 step(const Rules* R, u64 bb, int d) noexcept nogil:
+    """Every square of bb moved one step in direction d; squares that would leave the board vanish."""
+    return ((bb & R.canstep[d]) << R.lsh[d]) >> R.rsh[d]
+
+
+cdef inline int nearest(u64 bb, int up) noexcept nogil:
+    """The first square of bb met when walking in a direction (bb must not be empty)."""
+    return bb_lsb(bb) if up else bb_msb(bb)
+
+
+ctypedef struct Gen:
+    const Rules* R
+    DMove* out
+    int n
+    int best               # best capture score so far (precedence)
+    u64 occ                # occupied squares, with the moving piece lifted off its square
+    u64 enemies
+    u64 enemy_kings
+    u64 promo              # the mover's crowning row
+    int us
+    int frm
+    # Path mode: collect every landing path of one given move instead of generating moves.
+    int path_mode
+    int target_to
+    u64 target_captured
+    uint8_t path[64]
+    int plen
+    uint8_t* paths
+    int npaths
+    int max_paths
+
+
+cdef void add_capture(Gen* g, int to, u64 captured, int promote) noexcept nogil:
+    cdef int score, i
+    if g.path_mode:
+        if to == g.target_to and captured == g.target_captured and g.npaths < g.max_paths:
+            for i in range(g.plen):
+                g.paths[g.npaths * 64 + i] = g.path[i]
+            for i in range(g.plen, 64):
+                g.paths[g.npaths * 64 + i] = 255
+            g.npaths += 1
+        return
+    if g.R.precedence == PREC_QUANTITY:
+        score = bb_popcount(captured)
+    elif g.R.precedence == PREC_QUALITY:
+        score = bb_popcount(captured) * 64 + bb_popcount(captured & g.enemy_kings)
+    else:
+        score = 0
+    if score < g.best:
+        return
+    if score > g.best:
+        g.best = score
+        g.n = 0
+    else:
+        # The same origin, destination and captured set reached along another path is the
+        # same move (NOTATION.md): keep one.
+        for i in range(g.n):
+            if g.out[i].to == to and g.out[i].captured == captured and g.out[i].frm == g.frm:
+                return
+    if g.n < MAX_MOVES:
+        g.out[g.n].frm = <uint8_t>g.frm
+        g.out[g.n].to = <uint8_t>to
+        g.out[g.n].captured = captured
+        g.out[g.n].promote = <uint8_t>promote
+        g.n += 1
+
+
+cdef void man_captures(Gen* g, int cur, u64 captured, int lastdir) noexcept nogil:
+    cdef const Rules* R = g.R
+    cdef int i, d, land_sq, found = 0
+    cdef u64 v, land
+    cdef u64 occ = g.occ & ~captured if R.immediate else g.occ
+    for i in range(R.n_man_cap):
+        d = R.man_cap[g.us][i]
+        if R.immediate and lastdir >= 0 and d == R.opposite[lastdir]:
+            continue
+        v = step(R, (<u64>1) << cur, d) & g.enemies & ~captured
+        if not v:
+            continue
+        land = step(R, v, d) & ~occ
+        if not land:
+            continue
+        found = 1
+        land_sq = bb_lsb(land)
+        g.path[g.plen] = <uint8_t>land_sq
+        g.plen += 1
+        if R.promo_in_capture == PROMO_STOP and (land & g.promo):
+            add_capture(g, land_sq, captured | v, 1)
+        else:
+            man_captures(g, land_sq, captured | v, d)
+        g.plen -= 1
+    if not found and captured:
+        add_capture(g, cur, captured, 1 if ((<u64>1) << cur) & g.promo else 0)
+
+
+cdef void king_captures(Gen* g, int cur, u64 captured, int lastdir) noexcept nogil:
+    cdef const Rules* R = g.R
+    cdef int i, d, b, l, found = 0
+    cdef u64 ray, blk, vb, beyond, land
+    cdef u64 occ = g.occ & ~captured if R.immediate else g.occ
+    for i in range(R.n_king_dir):
+        d = R.king_dir[i]
+        if R.immediate and lastdir >= 0 and d == R.opposite[lastdir]:
+            continue
+        if R.flying:
+            ray = R.ray[d][cur]
+            blk = ray & occ
+            if not blk:
+                continue
+            b = nearest(blk, R.up[d])
+            vb = (<u64>1) << b
+            # The first piece met must be a live enemy; a dead one (end removal) blocks.
+            if not (vb & g.enemies & ~captured):
+                continue
+            beyond = R.ray[d][b]
+            blk = beyond & occ
+            land = beyond
+            if blk:
+                b = nearest(blk, R.up[d])
+                land &= ~(R.ray[d][b] | ((<u64>1) << b))
+        else:
+            vb = step(R, (<u64>1) << cur, d) & g.enemies & ~captured
+            if not vb:
+                continue
+            land = step(R, vb, d) & ~occ
+        if not land:
+            continue
+        found = 1
+        while land:
+            l = bb_lsb(land)
+            land &= land - 1
+            g.path[g.plen] = <uint8_t>l
+            g.plen += 1
+            king_captures(g, l, captured | vb, d)
+            g.plen -= 1
+    if not found and captured:
+        add_capture(g, cur, captured, 0)
+
+
+cdef inline u64 men_that_capture(const Pos* p, const Rules* R, u64 empty) noexcept nogil:
+    """Men of the side to move with at least one capture (a cheap whole-board test)."""
+    cdef int us = p.stm, i, d, o
+    cdef u64 men = p.pieces[us] & ~p.kings, enemies = p.pieces[us ^ 1], hit, res = 0
+    for i in range(R.n_man_cap):
+        d = R.man_cap[us][i]
+        hit = step(R, step(R, men, d) & enemies, d) & empty
+        if hit:
+            o = R.opposite[d]
+            res |= step(R, step(R, hit, o), o)
+    return res
+
+
+cdef int gen_captures(const Pos* p, const Rules* R, DMove* out, Gen* g) noexcept nogil:
+    cdef int us = p.stm
+    cdef u64 occ = p.pieces[0] | p.pieces[1]
+    cdef u64 empty = R.valid & ~occ
+    cdef u64 men, kings, b
+    g.R = R
+    g.out = out
+    g.n = 0
+    g.best = 0
+    g.enemies = p.pieces[us ^ 1]
+    g.enemy_kings = p.pieces[us ^ 1] & p.kings
+    g.promo = R.promo[us]
+    g.us = us
+    g.plen = 0
+    kings = p.pieces[us] & p.kings
+    men = men_that_capture(p, R, empty)
+    while men:
+        b = men & (~men + 1)
+        men ^= b
+        g.frm = bb_lsb(b)
+        g.occ = occ ^ b
+        man_captures(g, g.frm, 0, -1)
+    while kings:
+        b = kings & (~kings + 1)
+        kings ^= b
+        g.frm = bb_lsb(b)
+        g.occ = occ ^ b
+        king_captures(g, g.frm, 0, -1)
+    return g.n
+
+
+cdef inline u64 king_slide(const Rules* R, int sq, int d, u64 occ) noexcept nogil:
+    """Empty squares a flying king on sq reaches in direction d."""
+    cdef u64 ray = R.ray[d][sq]
+    cdef u64 blk = ray & occ
+    if blk:
+        sq = nearest(blk, R.up[d])
+        ray &= ~(R.ray[d][sq] | ((<u64>1) << sq))
+    return ray
+
+
+cdef inline int add_targets(DMove* out, int n, u64 targets, int delta, u64 promo) noexcept nogil:
+    """Quiet moves to each square of targets from the square delta bits behind it."""
+    cdef int t
+    while targets and n < MAX_MOVES:
+        t = bb_lsb(targets)
+        targets &= targets - 1
+        out[n].frm = <uint8_t>(t - delta)
+        out[n].to = <uint8_t>t
+        out[n].captured = 0
+        out[n].promote = 1 if ((<u64>1) << t) & promo else 0
+        n += 1
+    return n
+
+
+cdef int gen_quiet(const Pos* p, const Rules* R, DMove* out) noexcept nogil:
+    cdef int us = p.stm, i, d, k, n = 0
+    cdef u64 occ = p.pieces[0] | p.pieces[1]
+    cdef u64 empty = R.valid & ~occ
+    cdef u64 men = p.pieces[us] & ~p.kings
+    cdef u64 kings = p.pieces[us] & p.kings, kk, t
+    for i in range(R.n_man_move):
+        d = R.man_move[us][i]
+        n = add_targets(out, n, step(R, men, d) & empty, R.delta[d], R.promo[us])
+    kk = kings
+    while kk:
+        k = bb_lsb(kk)
+        kk &= kk - 1
+        for i in range(R.n_king_dir):
+            d = R.king_dir[i]
+            if R.flying:
+                t = king_slide(R, k, d, occ)
+            else:
+                t = step(R, (<u64>1) << k, d) & empty
+            while t and n < MAX_MOVES:
+                out[n].frm = <uint8_t>k
+                out[n].to = <uint8_t>bb_lsb(t)
+                out[n].captured = 0
+                out[n].promote = 0
+                t &= t - 1
+                n += 1
+    if R.lateral:
+        kk = kings & R.promo[us]
+        n = add_targets(out, n, step(R, kk, 8) & empty, R.delta[8], 0)
+        n = add_targets(out, n, step(R, kk, 9) & empty, R.delta[9], 0)
+    return n
+
+
+cdef int gen_moves(const Pos* p, const Rules* R, DMove* out) noexcept nogil:
+    cdef Gen g
+    g.path_mode = 0
+    cdef int n = gen_captures(p, R, out, &g)
+    if n:
+        return n
+    return gen_quiet(p, R, out)
+
+
+cdef int count_moves(const Pos* p, const Rules* R, DMove* scratch) noexcept nogil:
+    """The number of legal moves, without writing quiet moves out (perft's last ply)."""
+    cdef Gen g
+    g.path_mode = 0
+    cdef int n = gen_captures(p, R, scratch, &g)
+    if n:
+        return n
+    cdef int us = p.stm, i, d, k
+    cdef u64 occ = p.pieces[0] | p.pieces[1]
+    cdef u64 empty = R.valid & ~occ
+    cdef u64 men = p.pieces[us] & ~p.kings
+    cdef u64 kings = p.pieces[us] & p.kings, kk
+    for i in range(R.n_man_move):
+        n += bb_popcount(step(R, men, R.man_move[us][i]) & empty)
+    if R.flying:
+        kk = kings
+        while kk:
+            k = bb_lsb(kk)
+            kk &= kk - 1
+            for i in range(R.n_king_dir):
+                n += bb_popcount(king_slide(R, k, R.king_dir[i], occ))
+    else:
+        for i in range(R.n_king_dir):
+            n += bb_popcount(step(R, kings, R.king_dir[i]) & empty)
+    if R.lateral:
+        kk = kings & R.promo[us]
+        n += bb_popcount(step(R, kk, 8) & empty) + bb_popcount(step(R, kk, 9) & empty)
+    return n
+
+
+cdef int capture_paths(const Pos* p, const Rules* R, const DMove* m, uint8_t* paths,
+                       int max_paths) noexcept nogil:
+    """Every landing path (64 bytes each, 255-terminated, origin excluded) along which move m
+    can be played; returns how many were written."""
+    cdef Gen g
+    g.path_mode = 1
+    g.target_to = m.to
+    g.target_captured = m.captured
+    g.paths = paths
+    g.npaths = 0
+    g.max_paths = max_paths
+    g.R = R
+    g.out = NULL
+    g.n = 0
+    g.best = 0
+    g.plen = 0
+    cdef int us = p.stm
+    cdef u64 b = (<u64>1) << m.frm
+    g.enemies = p.pieces[us ^ 1]
+    g.enemy_kings = p.pieces[us ^ 1] & p.kings
+    g.promo = R.promo[us]
+    g.us = us
+    g.frm = m.frm
+    g.occ = (p.pieces[0] | p.pieces[1]) ^ b
+    if p.kings & b:
+        king_captures(&g, m.frm, 0, -1)
+    else:
+        man_captures(&g, m.frm, 0, -1)
+    return g.npaths
+
+
+# ---------------------------------------------------------------------------------------------
+# Make / unmake and the counters behind the draw rules
+
+cdef int special_condition(const Pos* p, const Rules* R) noexcept nogil:
+    """Whether the position is a Forzosa or Saque de peon ending (RULES.md §6.3, §2.3)."""
+    cdef int s, l
+    cdef u64 strong, weak
+    for s in range(2):
+        l = s ^ 1
+        strong = p.pieces[s]
+        weak = p.pieces[l]
+        if R.forzosa and bb_popcount(strong) == 3 and (strong & ~p.kings) == 0 \
+                and bb_popcount(weak) == 1 and (weak & p.kings) and (strong & R.main_diag):
+            return 1
+        if R.saque and bb_popcount(strong & p.kings) == 2 and (strong & ~p.kings) == R.saque_man[s] \
+                and (strong & p.kings & R.main_diag) and bb_popcount(weak & p.kings) == 1 \
+                and (weak & ~p.kings) == R.saque_other_man[s]:
+            return 1
+    return 0
+
+
+cdef void make_move(Pos* p, const Rules* R, const DMove* m, Undo* u) noexcept nogil:
+    cdef int us = p.stm, them = us ^ 1, s
+    cdef u64 fb = (<u64>1) << m.frm, tb = (<u64>1) << m.to
+    cdef int was_king = (p.kings >> m.frm) & 1
+    cdef u64 key = p.key, c
+    cdef int8_t num
+    u.key = p.key
+    u.reversible = p.reversible
+    u.since_capture = p.since_capture
+    u.since_material = p.since_material
+    u.special = p.special
+    u.captured_kings = m.captured & p.kings
+    u.num_to = p.num[m.to]
+
+    key ^= Z_PIECE[us][was_king][m.frm] ^ Z_PIECE[us][was_king | m.promote][m.to] ^ Z_SIDE
+    p.pieces[us] ^= fb ^ tb
+    if was_king:
+        p.kings ^= fb ^ tb
+    elif m.promote:
+        p.kings |= tb
+    if R.numbered:
+        num = p.num[m.frm]
+        key ^= Z_NUMBER[num][m.frm] ^ Z_NUMBER[num][m.to]
+        p.num[m.to] = num
+    if m.captured:
+        c = m.captured
+        while c:
+            s = bb_lsb(c)
+            c &= c - 1
+            key ^= Z_PIECE[them][(u.captured_kings >> s) & 1][s]
+            if R.numbered:
+                key ^= Z_NUMBER[p.num[s]][s]
+        p.pieces[them] ^= m.captured
+        p.kings &= ~m.captured
+        p.reversible = 0
+        p.since_capture = 0
+        p.since_material = 0
+    else:
+        p.since_capture += 1
+        p.reversible = p.reversible + 1 if was_king else 0
+        p.since_material = 0 if m.promote else p.since_material + 1
+    p.key = key
+    p.stm = them
+    if R.forzosa or R.saque:
+        # The counter starts at the first position of the ending and runs while the material
+        # stays the same (RULES.md SP-5).
+        if p.since_material == 0:
+            p.special = 0 if special_condition(p, R) else -1
+        elif p.special >= 0:
+            p.special += 1
+        elif special_condition(p, R):
+            p.special = 0
+
+
+cdef void unmake_move(Pos* p, const Rules* R, const DMove* m, const Undo* u) noexcept nogil:
+    cdef int them = p.stm, us = them ^ 1
+    cdef u64 fb = (<u64>1) << m.frm, tb = (<u64>1) << m.to
+    p.stm = us
+    p.pieces[us] ^= fb ^ tb
+    if (p.kings >> m.to) & 1:
+        p.kings &= ~tb
+        if not m.promote:
+            p.kings |= fb
+    p.pieces[them] |= m.captured
+    p.kings |= u.captured_kings
+    if R.numbered:
+        p.num[m.frm] = p.num[m.to]
+        p.num[m.to] = u.num_to
+    p.key = u.key
+    p.reversible = u.reversible
+    p.since_capture = u.since_capture
+    p.since_material = u.since_material
+    p.special = u.special
+
+
+cdef u64 compute_key(const Pos* p, const Rules* R) noexcept nogil:
+    cdef u64 key = Z_SIDE if p.stm else 0, c
+    cdef int s, b
+    for s in range(2):
+        c = p.pieces[s]
+        while c:
+            b = bb_lsb(c)
+            c &= c - 1
+            key ^= Z_PIECE[s][(p.kings >> b) & 1][b]
+            if R.numbered:
+                key ^= Z_NUMBER[p.num[b]][b]
+    return key
+
+
+cdef int rule_draw(const Pos* p, const Rules* R) noexcept nogil:
+    """The counter-based draw rule that ends the game here, or END_NONE. Repetition is checked by
+    whoever keeps the history of keys; having no move is checked before this."""
+    cdef int s, nk, total
+    if R.king_moves_limit and p.reversible >= R.king_moves_limit:
+        return END_KING_MOVES
+    if R.capture_limit and p.since_capture >= R.capture_limit:
+        return END_CAPTURE_LIMIT
+    if R.fmjd_endgames:
+        for s in range(2):
+            if bb_popcount(p.pieces[s ^ 1]) == 1 and (p.pieces[s ^ 1] & p.kings):
+                nk = bb_popcount(p.pieces[s] & p.kings)
+                total = bb_popcount(p.pieces[s])
+                if nk >= 1 and total == 3 and p.since_material >= 32:
+                    return END_SIXTEEN_MOVES
+                if nk >= 1 and total <= 2 and p.since_material >= 10:
+                    return END_FIVE_MOVES
+    if p.special >= 0:
+        # Forzosa: 3 kings v 1 king, 12 moves each; Saque de peon: 32 moves each.
+        if p.kings == (p.pieces[0] | p.pieces[1]):
+            if p.special >= 24:
+                return END_FORZOSA
+        elif p.special >= 64:
+            return END_SAQUE
+    return END_NONE
+
+
+# ---------------------------------------------------------------------------------------------
+# Perft
+
+cdef u64 perft_c(Pos* p, const Rules* R, int depth, DMove* stack) noexcept nogil:
+    """Leaf count at depth; stack must hold depth * MAX_MOVES moves."""
+    cdef int n, i
+    cdef u64 total = 0
+    cdef Undo u
+    if depth <= 0:
+        return 1
+    if depth == 1:
+        return count_moves(p, R, stack)
+    n = gen_moves(p, R, stack)
+    for i in range(n):
+        make_move(p, R, &stack[i], &u)
+        total += perft_c(p, R, depth - 1, stack + n)
+        unmake_move(p, R, &stack[i], &u)
+    return total
+
+
+include "_draughts_board.pxi"

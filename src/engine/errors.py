@@ -1,0 +1,18 @@
+"""Errors raised at the API boundary. All are ValueError subclasses, and none leaves a board
+changed: input is checked in full before anything is applied."""
+
+
+class EngineError(ValueError):
+    """Base class of every input error of the engine."""
+
+
+class UnknownVariantError(EngineError):
+    """A variant name that the engine does not implement."""
+
+
+class InvalidFenError(EngineError):
+    """A position string that is malformed or describes an impossible position."""
+
+
+class IllegalMoveError(EngineError):
+    """A move string that names no legal move, or names several, in the position."""

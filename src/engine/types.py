@@ -1,0 +1,73 @@
+"""Small value types shared by every game: sides, why a game ended, and its outcome."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Color(enum.IntEnum):
+    WHITE = 0
+    BLACK = 1
+
+    def __invert__(self) -> "Color":
+        return Color(1 - self.value)
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+
+WHITE = Color.WHITE
+BLACK = Color.BLACK
+
+
+class Termination(enum.Enum):
+    """Why a game ended. The values match the native status codes."""
+
+    NO_PIECES = 1           # the side to move has no pieces left
+    NO_MOVES = 2            # the side to move has no legal move
+    REPETITION = 3          # the same position for the third time, same side to move
+    KING_MOVES = 4          # too many plies without capture and without man move
+    CAPTURE_LIMIT = 5       # too many plies without capture (checkers)
+    SIXTEEN_MOVES = 6       # FMJD: 3 pieces with a king against a lone king, 16 moves each
+    FIVE_MOVES = 7          # FMJD: up to 2 pieces with a king against a lone king, 5 moves each
+    FORZOSA = 8             # Spanish family: 3 kings v 1 king not won within 12 moves each
+    SAQUE_DE_PEON = 9       # Spanish: the Saque de peon ending not won within 32 moves each
+
+    @property
+    def description(self) -> str:
+        return _DESCRIPTIONS[self]
+
+
+_DESCRIPTIONS = {
+    Termination.NO_PIECES: "no pieces left",
+    Termination.NO_MOVES: "no legal move",
+    Termination.REPETITION: "threefold repetition",
+    Termination.KING_MOVES: "move limit without capture or man move",
+    Termination.CAPTURE_LIMIT: "move limit without capture",
+    Termination.SIXTEEN_MOVES: "16-move endgame rule",
+    Termination.FIVE_MOVES: "5-move endgame rule",
+    Termination.FORZOSA: "Forzosa (3 kings against 1 not won in 12 moves)",
+    Termination.SAQUE_DE_PEON: "Saque de peon not won in 32 moves",
+}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended. ``winner`` is None for a draw. ``values`` holds the sums of
+    piece numbers when a Chapinas draw was decided by them (White's, Black's)."""
+
+    termination: Termination
+    winner: Color | None
+    values: tuple[int, int] | None = None
+
+    def result(self) -> str:
+        if self.winner is None:
+            return "1/2-1/2"
+        return "1-0" if self.winner == Color.WHITE else "0-1"
+
+    def reason(self) -> str:
+        text = self.termination.description
+        if self.values is not None:
+            text += f", decided by piece values {self.values[0]}-{self.values[1]}"
+        return text

@@ -1,0 +1,160 @@
+"""The rule sets of the draughts family, as data (RULES.md §10).
+
+A variant is one row of parameters: board, square numbering, how men and kings move and capture,
+the capture precedence, what happens to a man that reaches the back row during a capture, and
+which draw rules apply. The native generator reads these rows; adding a rule set of the same
+family is adding a row here, not writing a generator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .geometry import NE, NW, SE, SW, Geometry, algebraic, build_geometry
+
+# Capture precedence.
+FREE, QUANTITY, QUALITY = 0, 1, 2
+# A man that reaches the far row in the middle of a capture...
+STOP, CONTINUE_AS_MAN = 0, 1
+
+
+def _fmjd_number(n: int) -> tuple[int, int]:
+    """International numbering: 1 = b10 … 5 = j10, 6 = a9 … 46 = a1, 50 = i1 (RULES.md §4.1)."""
+    r, k = divmod(n - 1, 5)
+    rank = 9 - r                                   # 0-based rank
+    file = 2 * k + 1 if (rank + 1) % 2 == 0 else 2 * k
+    return file, rank
+
+
+def _english_number(n: int) -> tuple[int, int]:
+    """Checkers numbering: 1 = b8 … 4 = h8, 5 = a7 … 29 = a1, 32 = g1 (RULES.md §9.1)."""
+    r, k = divmod(n - 1, 4)
+    rank = 7 - r
+    file = 2 * k + 1 if (rank + 1) % 2 == 0 else 2 * k
+    return file, rank
+
+
+def _spanish_number(size: int) -> Callable[[int], tuple[int, int]]:
+    """Spanish family numbering: 1 = the right-hand corner of White's first rank, counting
+    right-to-left along each rank, rank by rank upwards (RULES.md §6.1, §2.1)."""
+    per_row = size // 2
+
+    def number(n: int) -> tuple[int, int]:
+        r, k = divmod(n - 1, per_row)
+        rank1 = r + 1
+        file1 = size - 2 * k if rank1 % 2 == 1 else size - 1 - 2 * k
+        return file1 - 1, r
+
+    return number
+
+
+@dataclass
+class DraughtsVariant:
+    name: str
+    title: str
+    size: int
+    colour: str                       # playable squares: "dark", "light" or "all"
+    numbering: Callable[[int], tuple[int, int]] | None   # None = algebraic square names
+    start_fen: str
+    first_player: int                 # 0 White, 1 Black
+    man_move_dirs: tuple[int, ...]    # for White; Black uses the mirror image
+    man_capture_dirs: tuple[int, ...]
+    king_dirs: tuple[int, ...]
+    flying_kings: bool
+    precedence: int
+    promotion_in_capture: int
+    immediate_removal: bool = False   # Turkish: pieces leave at once, no 180° turn
+    lateral_king_move: bool = False   # Chapinas' special move along the far row
+    numbered_pieces: bool = False     # Chapinas' piece numbers 0-19
+    max_pieces: int = 20              # per side; more is an impossible position
+    # Draw rules, in plies (0 = rule not used).
+    king_moves_limit: int = 0         # plies without capture and without man move
+    capture_limit: int = 0            # plies without capture
+    fmjd_endgames: bool = False       # FMJD 16- and 5-move endgame rules
+    forzosa: bool = False             # 3 kings v 1 king with a king on the main diagonal
+    saque_de_peon: bool = False
+    value_tiebreak: bool = False      # Chapinas: draws decided by the sum of piece numbers
+    main_diagonal: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        self.geometry: Geometry = build_geometry(self.size, self.colour)
+        g = self.geometry
+        self.square_names: dict[int, str] = {}    # bit -> external name
+        if self.numbering is None:
+            for b, (f, r) in g.coords.items():
+                self.square_names[b] = algebraic(f, r)
+        else:
+            for n in range(1, len(g.coords) + 1):
+                f, r = self.numbering(n)
+                self.square_names[g.bit_at[(f, r)]] = str(n)
+        assert len(self.square_names) == len(g.coords)
+        self.bit_of: dict[str, int] = {v: k for k, v in self.square_names.items()}
+        # Canonical output order: numbers ascending; algebraic by rank, then file.
+        if self.numbering is None:
+            self.order_key = lambda b: (g.coords[b][1], g.coords[b][0])
+        else:
+            self.order_key = lambda b: int(self.square_names[b])
+
+    @property
+    def numbered(self) -> bool:
+        return self.numbering is not None
+
+    def square_bit(self, name: str) -> int:
+        return self.bit_of[name]
+
+
+def _chapinas_start() -> str:
+    num = _spanish_number(10)
+    g = build_geometry(10, "light")
+    # Piece numbers 0-19 "from left to right and bottom to top", each side from its own view.
+    white = sorted(range(1, 21), key=lambda n: (num(n)[1], num(n)[0]))
+    black = sorted(range(31, 51), key=lambda n: (-num(n)[1], -num(n)[0]))
+    del g
+    wn = {sq: i for i, sq in enumerate(white)}
+    bn = {sq: i for i, sq in enumerate(black)}
+    w = ",".join(f"{sq}.{wn[sq]}" for sq in range(1, 21))
+    b = ",".join(f"{sq}.{bn[sq]}" for sq in range(31, 51))
+    return f"W:W{w}:B{b}"
+
+
+FORWARD = (NE, NW)
+DIAGONALS = (NE, NW, SE, SW)
+
+DRAUGHTS_VARIANTS: dict[str, DraughtsVariant] = {}
+
+
+def _register(v: DraughtsVariant) -> None:
+    DRAUGHTS_VARIANTS[v.name] = v
+
+
+_register(DraughtsVariant(
+    name="international", title="International draughts (FMJD)", size=10, colour="dark",
+    numbering=_fmjd_number, start_fen="W:W31-50:B1-20", first_player=0,
+    man_move_dirs=FORWARD, man_capture_dirs=DIAGONALS, king_dirs=DIAGONALS, flying_kings=True,
+    precedence=QUANTITY, promotion_in_capture=CONTINUE_AS_MAN,
+    king_moves_limit=50, fmjd_endgames=True,
+))
+_register(DraughtsVariant(
+    name="spanish", title="Spanish draughts", size=8, colour="light",
+    numbering=_spanish_number(8), start_fen="W:W1-12:B21-32", first_player=0,
+    man_move_dirs=FORWARD, man_capture_dirs=FORWARD, king_dirs=DIAGONALS, flying_kings=True,
+    precedence=QUALITY, promotion_in_capture=STOP, max_pieces=12,
+    king_moves_limit=100, forzosa=True, saque_de_peon=True,
+    main_diagonal=(1, 5, 10, 14, 19, 23, 28, 32),
+))
+_register(DraughtsVariant(
+    name="checkers", title="English/American checkers", size=8, colour="dark",
+    numbering=_english_number, start_fen="B:W21-32:B1-12", first_player=1,
+    man_move_dirs=FORWARD, man_capture_dirs=FORWARD, king_dirs=DIAGONALS, flying_kings=False,
+    precedence=FREE, promotion_in_capture=STOP, max_pieces=12,
+    capture_limit=100,
+))
+_register(DraughtsVariant(
+    name="chapinas", title="Damas Chapinas GT502", size=10, colour="light",
+    numbering=_spanish_number(10), start_fen=_chapinas_start(), first_player=0,
+    man_move_dirs=FORWARD, man_capture_dirs=FORWARD, king_dirs=DIAGONALS, flying_kings=True,
+    precedence=QUALITY, promotion_in_capture=STOP, lateral_king_move=True, numbered_pieces=True,
+    king_moves_limit=50, forzosa=True, value_tiebreak=True,
+    main_diagonal=(1, 6, 12, 17, 23, 28, 34, 39, 45, 50),
+))
