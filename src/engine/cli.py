@@ -1,0 +1,122 @@
+"""Command line: ``python -m engine <command>`` (also installed as ``dimensiones``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from . import Board, divide, perft, variants
+from .errors import EngineError
+
+DESCRIPTION = """\
+Dimensiones: a game engine for the draughts family and related games.
+
+commands:
+  perft      count the legal move sequences of a given length (move-generator check and speed)
+  moves      show a position, its legal moves and whether the game has ended
+  variants   list the implemented variants
+
+Positions are FEN strings as in NOTATION.md, e.g. W:W31-50:B1-20 for international draughts.
+Run `python -m engine COMMAND --help` for the options of a command."""
+
+
+def _board(args) -> Board:
+    return Board(args.variant, args.fen)
+
+
+def cmd_perft(args) -> int:
+    board = _board(args)
+    start = time.perf_counter()
+    if args.divide:
+        total = 0
+        for move, count in divide(board, args.depth).items():
+            print(f"{move} {count}", flush=True)
+            total += count
+        count = total
+    else:
+        depths = range(1, args.depth + 1) if args.all_depths else [args.depth]
+        for depth in depths:
+            t0 = time.perf_counter()
+            count = perft(board, depth)
+            if args.all_depths and depth < args.depth:
+                print(f"depth {depth}: {count} leaves in {time.perf_counter() - t0:.3f} s", flush=True)
+    elapsed = time.perf_counter() - start
+    rate = count / elapsed / 1e6 if elapsed > 0 else float("inf")
+    print(f"{count} leaves in {elapsed:.3f} s ({rate:.1f} M leaves/s)")
+    return 0
+
+
+def cmd_moves(args) -> int:
+    board = _board(args)
+    print(board)
+    print(f"FEN: {board.fen()}")
+    moves = board.legal_moves()
+    print(f"{len(moves)} legal moves: {' '.join(str(m) for m in moves)}")
+    outcome = board.outcome()
+    if outcome is not None:
+        print(f"game over: {outcome.result()} ({outcome.reason()})")
+    return 0
+
+
+def cmd_variants(args) -> int:
+    for name in variants():
+        board = Board(name)
+        print(f"{name:<16} {board.spec.title:<36} start {board.fen()}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m engine", description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def positional(p):
+        p.add_argument("--variant", "-v", default="international", choices=variants(),
+                       help="the game (default: international)")
+        p.add_argument("--fen", "-f", default=None,
+                       help="the position (default: the variant's start position)")
+
+    p = sub.add_parser("perft", help="count leaf positions at a depth",
+                       description="Count the legal move sequences of length DEPTH from a position "
+                       "(NOTATION.md: a whole capture is one move, identical captures are merged, "
+                       "draw rules are not applied). The count is printed last, with the speed.")
+    positional(p)
+    p.add_argument("depth", type=int, metavar="DEPTH", help="number of plies (0 or more)")
+    p.add_argument("--divide", action="store_true",
+                   help="print the count below each legal move first")
+    p.add_argument("--all-depths", action="store_true",
+                   help="also print the counts of every smaller depth")
+    p.set_defaults(func=cmd_perft)
+
+    p = sub.add_parser("moves", help="show a position and its legal moves",
+                       description="Print the board, its FEN, the legal moves in canonical "
+                       "notation and, if the game has ended, the result and why.")
+    positional(p)
+    p.set_defaults(func=cmd_moves)
+
+    p = sub.add_parser("variants", help="list the implemented variants",
+                       description="List every implemented variant with its start position.")
+    p.set_defaults(func=cmd_variants)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    if getattr(args, "depth", 0) is not None and getattr(args, "depth", 0) < 0:
+        parser.error("DEPTH must be 0 or more")
+    if args.command == "perft" and args.divide and args.depth < 1:
+        parser.error("--divide needs DEPTH 1 or more")
+    try:
+        return args.func(args)
+    except EngineError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
