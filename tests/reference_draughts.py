@@ -1,0 +1,221 @@
+"""A deliberately simple draughts move generator, written from RULES.md alone, to check the
+native one. It works on (file, rank) coordinates with dicts and sets, follows each rule as the
+text states it, and cares nothing for speed. It shares no code with the engine: square numbering
+is computed here from the formulas of RULES.md too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+DIAG = [(1, 1), (-1, 1), (1, -1), (-1, -1)]
+FWD = [(1, 1), (-1, 1)]
+
+
+@dataclass(frozen=True)
+class Rules:
+    size: int
+    dark: bool | None           # True dark squares, False light squares, None every square
+    man_moves: tuple            # White's directions; Black's mirror the rank step
+    man_captures: tuple
+    king_dirs: tuple
+    flying: bool
+    immediate: bool             # immediate removal and no 180-degree turn
+    precedence: str             # "free", "quantity", "quality"
+    stop_on_back_row: bool      # a man reaching the far row in a capture stops there
+    lateral: bool = False       # Chapinas
+
+
+RULES = {
+    "international": Rules(10, True, tuple(FWD), tuple(DIAG), tuple(DIAG), True, False, "quantity", False),
+    "spanish": Rules(8, False, tuple(FWD), tuple(FWD), tuple(DIAG), True, False, "quality", True),
+    "checkers": Rules(8, True, tuple(FWD), tuple(FWD), tuple(DIAG), False, False, "free", True),
+    "chapinas": Rules(10, False, tuple(FWD), tuple(FWD), tuple(DIAG), True, False, "quality", True, True),
+}
+
+
+@lru_cache(maxsize=None)
+def square_name(variant: str, f: int, r: int) -> str:
+    """RULES.md numbering formulas, inverted by search (0-based file and rank)."""
+    for n in range(1, 51):
+        if number_to_coords(variant, n) == (f, r):
+            return str(n)
+    raise KeyError((f, r))
+
+
+def number_to_coords(variant: str, n: int) -> tuple[int, int]:
+    if variant == "international":               # §4.1
+        r, k = divmod(n - 1, 5)
+        rank = 10 - r
+        file = 2 * k + 2 if rank % 2 == 0 else 2 * k + 1
+        return file - 1, rank - 1
+    if variant == "checkers":                    # §9.1
+        r, k = divmod(n - 1, 4)
+        rank = 8 - r
+        file = 2 * k + 2 if rank % 2 == 0 else 2 * k + 1
+        return file - 1, rank - 1
+    size = 8 if variant == "spanish" else 10     # §6.1, §2.1
+    per = size // 2
+    r, k = divmod(n - 1, per)
+    rank = r + 1
+    file = size - 2 * k if rank % 2 == 1 else size - 1 - 2 * k
+    return file - 1, rank - 1
+
+
+class Position:
+    """pieces: {(file, rank): (colour, is_king)}; colour 0 = White (moves up), 1 = Black."""
+
+    def __init__(self, variant: str, pieces: dict, turn: int):
+        self.variant = variant
+        self.rules = RULES[variant]
+        self.pieces = dict(pieces)
+        self.turn = turn
+
+    def on_board(self, f: int, r: int) -> bool:
+        rules = self.rules
+        if not (0 <= f < rules.size and 0 <= r < rules.size):
+            return False
+        if rules.dark is None:
+            return True
+        return ((f + r) % 2 == 0) == rules.dark
+
+    def dirs(self, dirs, colour):
+        return [(df, dr if colour == 0 else -dr) for df, dr in dirs]
+
+    def far_row(self, colour: int) -> int:
+        return self.rules.size - 1 if colour == 0 else 0
+
+    # -- generation -----------------------------------------------------------------------------
+
+    def legal_moves(self) -> list[tuple]:
+        """Moves as (from, to, frozenset(captured), promotes)."""
+        captures = self.captures()
+        if captures:
+            return captures
+        return self.quiet_moves()
+
+    def quiet_moves(self) -> list[tuple]:
+        out = []
+        for (f, r), (colour, king) in self.pieces.items():
+            if colour != self.turn:
+                continue
+            if king:
+                for df, dr in self.rules.king_dirs:
+                    x, y = f + df, r + dr
+                    while self.on_board(x, y) and (x, y) not in self.pieces:
+                        out.append(((f, r), (x, y), frozenset(), False))
+                        if not self.rules.flying:
+                            break
+                        x, y = x + df, y + dr
+                if self.rules.lateral and r == self.far_row(colour):
+                    for df in (2, -2):
+                        if self.on_board(f + df, r) and (f + df, r) not in self.pieces:
+                            out.append(((f, r), (f + df, r), frozenset(), False))
+            else:
+                for df, dr in self.dirs(self.rules.man_moves, colour):
+                    x, y = f + df, r + dr
+                    if self.on_board(x, y) and (x, y) not in self.pieces:
+                        out.append(((f, r), (x, y), frozenset(), y == self.far_row(colour)))
+        return out
+
+    def captures(self) -> list[tuple]:
+        sequences = []
+        for sq, (colour, king) in self.pieces.items():
+            if colour == self.turn:
+                self._extend(sq, sq, king, [], None, sequences)
+        if not sequences:
+            return []
+        prec = self.rules.precedence
+        if prec != "free":
+            def score(seq):
+                caps = seq[2]
+                kings = sum(1 for c in caps if self.pieces[c][1])
+                return (len(caps), kings) if prec == "quality" else (len(caps),)
+            best = max(score(s) for s in sequences)
+            sequences = [s for s in sequences if score(s) == best]
+        moves = {}
+        for frm, to, caps, promote in sequences:
+            moves[(frm, to, frozenset(caps))] = promote
+        return [(frm, to, caps, promote) for (frm, to, caps), promote in moves.items()]
+
+    def _blocked(self, sq, start, captured) -> bool:
+        """Whether sq is occupied during the capture (the mover has left its start square)."""
+        if sq == start:
+            return False
+        if sq not in self.pieces:
+            return False
+        if self.rules.immediate and sq in captured:
+            return False
+        return True
+
+    def _extend(self, start, cur, king, captured, lastdir, out):
+        colour = self.turn
+        found = False
+        dirs = self.rules.king_dirs if king else self.dirs(self.rules.man_captures, colour)
+        for df, dr in dirs:
+            if self.rules.immediate and lastdir == (-df, -dr):
+                continue
+            # Find the piece to jump.
+            x, y = cur[0] + df, cur[1] + dr
+            if king and self.rules.flying:
+                while self.on_board(x, y) and not self._blocked((x, y), start, captured):
+                    x, y = x + df, y + dr
+            if not self.on_board(x, y) or not self._blocked((x, y), start, captured):
+                continue
+            victim = (x, y)
+            if self.pieces[victim][0] == colour or victim in captured:
+                continue
+            # Landing squares beyond it.
+            landings = []
+            x, y = x + df, y + dr
+            while self.on_board(x, y) and not self._blocked((x, y), start, captured + [victim]):
+                landings.append((x, y))
+                if not (king and self.rules.flying):
+                    break
+                x, y = x + df, y + dr
+            for land in landings:
+                found = True
+                caps = captured + [victim]
+                reaches_far_row = not king and land[1] == self.far_row(colour)
+                if reaches_far_row and self.rules.stop_on_back_row:
+                    out.append((start, land, caps, True))
+                else:
+                    self._extend(start, land, king, caps, (df, dr), out)
+        if not found and captured:
+            promote = not king and cur[1] == self.far_row(colour)
+            out.append((start, cur, captured, promote))
+
+    def play(self, move) -> "Position":
+        frm, to, caps, promote = move
+        pieces = dict(self.pieces)
+        colour, king = pieces.pop(frm)
+        for c in caps:
+            del pieces[c]
+        pieces[to] = (colour, king or promote)
+        return Position(self.variant, pieces, 1 - self.turn)
+
+
+def perft(pos: Position, depth: int) -> int:
+    if depth == 0:
+        return 1
+    moves = pos.legal_moves()
+    if depth == 1:
+        return len(moves)
+    return sum(perft(pos.play(m), depth - 1) for m in moves)
+
+
+def from_engine_board(board) -> Position:
+    """Read an engine board through its public piece map only."""
+    pieces = {}
+    for square, symbol in board.piece_map().items():
+        sym = symbol.split(".")[0]
+        pieces[number_to_coords(board.variant, int(square))] = (0 if sym in "wW" else 1, sym.isupper())
+    return Position(board.variant, pieces, int(board.turn))
+
+
+def move_key(variant: str, move) -> tuple:
+    """(from, to, sorted captured) as square names, for comparing with engine moves."""
+    frm, to, caps, _ = move
+    name = lambda sq: int(square_name(variant, *sq))  # noqa: E731
+    return (name(frm), name(to), tuple(sorted(name(c) for c in caps)))

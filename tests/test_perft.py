@@ -1,0 +1,55 @@
+"""Perft from the start positions and the published test positions (NOTATION.md, issue texts)."""
+
+import pytest
+
+import engine
+
+START = {
+    "international": [9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423],
+    "checkers": [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680],
+    "spanish": [7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860866],
+}
+
+POSITIONS = {
+    "random178": ("B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46",
+                  [14, 55, 1168, 5432, 87195, 629010, 9041010]),
+    "woldouby": ("W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38",
+                 [6, 12, 30, 73, 215, 590, 1944, 6269, 22369]),
+    "allkings": ("W:WK31-K50:BK1-K20", [17, 79, 352, 1399, 7062, 37589, 217575]),
+}
+
+
+@pytest.mark.parametrize("variant", sorted(START))
+def test_start_perft(variant):
+    board = engine.Board(variant)
+    assert [engine.perft(board, d) for d in range(1, 10)] == START[variant]
+    assert board.fen() == engine.Board(variant).fen()      # perft leaves the board as it was
+
+
+@pytest.mark.slow
+def test_international_perft_10():
+    assert engine.perft(engine.Board("international"), 10) == 258895763
+
+
+@pytest.mark.parametrize("name", sorted(POSITIONS))
+def test_international_positions(name):
+    fen, counts = POSITIONS[name]
+    board = engine.Board("international", fen)
+    assert [engine.perft(board, d) for d in range(1, len(counts) + 1)] == counts
+
+
+def test_perft_depth_zero_is_one():
+    assert engine.perft(engine.Board("checkers"), 0) == 1
+
+
+def test_divide_sums_to_perft():
+    board = engine.Board("international", POSITIONS["random178"][0])
+    split = engine.divide(board, 4)
+    assert sum(split.values()) == 5432
+    assert sorted(split) == sorted(str(m) for m in board.legal_moves())
+
+
+def test_divide_checkers_start():
+    assert engine.divide(engine.Board("checkers"), 3) == {
+        "9-13": 48, "9-14": 40, "10-14": 40, "10-15": 40, "11-15": 40, "11-16": 47, "12-16": 47,
+    }
