@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import abc
+
 from ._draughts import DraughtsBoard, DraughtsMove, draughts_divide, draughts_perft, draughts_variants
 from .errors import EngineError, IllegalMoveError, InvalidFenError, UnknownVariantError
 from .types import BLACK, WHITE, Color, Outcome, Termination
@@ -27,7 +29,7 @@ def variants() -> list[str]:
     return list(_BOARD_CLASSES)
 
 
-class Board:
+class Board(metaclass=abc.ABCMeta):
     """``Board(variant, fen=None)``: a game of ``variant`` from its start position or from ``fen``.
 
     The object returned is the board class of the variant's family (``isinstance(b, Board)`` holds
@@ -39,20 +41,19 @@ class Board:
             raise UnknownVariantError(f"unknown variant {variant!r} (known: {known})")
         return _BOARD_CLASSES[variant](variant, fen)
 
-    @classmethod
-    def __subclasshook__(cls, other):
-        return True if other in set(_BOARD_CLASSES.values()) else NotImplemented
 
 
-class Move:
+class Move(metaclass=abc.ABCMeta):
     """The move classes of every family (``isinstance(m, Move)`` holds for all of them)."""
 
     def __new__(cls, *args, **kwargs):
         raise TypeError("moves come from Board.legal_moves() or Board.parse_move()")
 
-    @classmethod
-    def __subclasshook__(cls, other):
-        return True if other in (DraughtsMove,) else NotImplemented
+
+
+for _cls in set(_BOARD_CLASSES.values()):
+    Board.register(_cls)
+Move.register(DraughtsMove)
 
 
 def perft(board, depth: int) -> int:

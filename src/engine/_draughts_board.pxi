@@ -338,7 +338,7 @@ cdef class DraughtsBoard:
                     found.append(mv)
                 continue
             # Full landing path?
-            if m.m.to == bits[-1] and tuple(bits) in self._paths(&m.m):
+            if m.m.to == bits[len(bits) - 1] and tuple(bits) in self._paths(&m.m):
                 found.append(mv)
                 continue
             # Hub form: origin, destination, captured squares.
@@ -569,7 +569,7 @@ cdef class DraughtsBoard:
                     cells.append("B" if (self.pos.kings >> b) & 1 else "b")
                 else:
                     cells.append(".")
-            rows.append(f"{rank + 1:>2} " + " ".join(cells))
+            rows.append((f"{rank + 1:>2} " + " ".join(cells)).rstrip())
         rows.append("   " + " ".join("abcdefghij"[:g.size]))
         rows.append(f"{self.turn} to move")
         return "\n".join(rows)
