@@ -1,0 +1,41 @@
+"""Move-generator benchmarks (pytest-benchmark). Run: python -m pytest bench/bench_perft.py
+
+Each benchmark records leaves per second in `extra_info` so that runs can be compared."""
+
+import pytest
+
+import engine
+
+CASES = [
+    ("international", None, 7),
+    ("international", "W:WK31-K50:BK1-K20", 5),
+    ("checkers", None, 9),
+    ("spanish", None, 9),
+    ("chapinas", None, 7),
+]
+
+
+@pytest.mark.parametrize("variant,fen,depth", CASES)
+def test_perft(benchmark, variant, fen, depth):
+    board = engine.Board(variant, fen)
+    leaves = benchmark(engine.perft, board, depth)
+    benchmark.extra_info["leaves"] = leaves
+    benchmark.extra_info["leaves_per_second"] = leaves / benchmark.stats.stats.mean
+
+
+def python_perft(board, depth):
+    """perft written against the public API, counting the last ply in bulk."""
+    if depth == 1:
+        return len(board.legal_moves())
+    total = 0
+    for move in board.legal_moves():
+        board.push(move)
+        total += python_perft(board, depth - 1)
+        board.pop()
+    return total
+
+
+def test_python_api_loop(benchmark):
+    board = engine.Board("international")
+    leaves = benchmark(python_perft, board, 5)
+    benchmark.extra_info["leaves_per_second"] = leaves / benchmark.stats.stats.mean

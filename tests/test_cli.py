@@ -1,0 +1,64 @@
+"""The command line, run as a user would: python -m engine ..."""
+
+import re
+import subprocess
+import sys
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "engine", *args], capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_perft_prints_count_last_with_speed():
+    out = run("perft", "--variant", "international", "6")
+    assert out.returncode == 0, out.stderr
+    last = out.stdout.strip().splitlines()[-1]
+    assert re.fullmatch(r"167140 leaves in \d+\.\d{3} s \([\d.]+ M leaves/s\)", last), last
+
+
+def test_perft_divide_and_fen():
+    out = run("perft", "-v", "international", "--fen", "W:WK31-K50:BK1-K20", "--divide", "2")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.strip().splitlines()
+    assert len(lines) == 18 and lines[-1].startswith("79 leaves")
+    assert sum(int(line.split()[1]) for line in lines[:-1]) == 79
+
+
+def test_perft_all_depths():
+    out = run("perft", "-v", "checkers", "--all-depths", "3")
+    lines = out.stdout.strip().splitlines()
+    assert lines[0].startswith("depth 1: 7 leaves") and lines[1].startswith("depth 2: 49 leaves")
+    assert lines[2].startswith("302 leaves")
+
+
+def test_moves_command_shows_board_and_outcome():
+    out = run("moves", "-v", "international", "--fen", "W:W46:B37,41")
+    assert out.returncode == 0
+    assert "0 legal moves" in out.stdout and "game over: 0-1 (no legal move)" in out.stdout
+
+
+def test_variants_command():
+    out = run("variants")
+    assert [line.split()[0] for line in out.stdout.splitlines()] == [
+        "international", "spanish", "checkers", "chapinas"]
+
+
+def test_help_explains_every_command():
+    out = run("--help")
+    assert out.returncode == 0
+    for command in ("perft", "moves", "variants"):
+        assert command in out.stdout
+    out = run("perft", "--help")
+    assert "--divide" in out.stdout and "--fen" in out.stdout and "DEPTH" in out.stdout
+
+
+def test_bad_input_gives_a_clear_error():
+    out = run("perft", "--fen", "W:W31:Bx", "3")
+    assert out.returncode == 2 and out.stderr.startswith("error: FEN 'W:W31:Bx'")
+    out = run("perft", "-v", "chess", "3")
+    assert out.returncode == 2 and "invalid choice: 'chess'" in out.stderr
+    out = run("perft", "-1")
+    assert out.returncode == 2
+    out = run()
+    assert out.returncode == 2 and "commands:" in out.stdout
