@@ -12,6 +12,9 @@ CASES = [
     ("checkers", None, 9),
     ("spanish", None, 9),
     ("chapinas", None, 7),
+    ("turkish", None, 7),
+    ("turkish", "W:WKa1,Kh1,c3,d3,e3:BKa8,Kh8,c6,d6,e6", 5),
+    ("gothic-checkers", None, 6),
 ]
 
 

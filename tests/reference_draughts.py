@@ -11,6 +11,8 @@ from functools import lru_cache
 
 DIAG = [(1, 1), (-1, 1), (1, -1), (-1, -1)]
 FWD = [(1, 1), (-1, 1)]
+N, E, W = (0, 1), (1, 0), (-1, 0)
+ORTH = ((0, 1), (0, -1), (1, 0), (-1, 0))
 
 
 @dataclass(frozen=True)
@@ -32,19 +34,29 @@ RULES = {
     "spanish": Rules(8, False, tuple(FWD), tuple(FWD), tuple(DIAG), True, False, "quality", True),
     "checkers": Rules(8, True, tuple(FWD), tuple(FWD), tuple(DIAG), False, False, "free", True),
     "chapinas": Rules(10, False, tuple(FWD), tuple(FWD), tuple(DIAG), True, False, "quality", True, True),
+    # §5: men step and capture forward or sideways; flying orthogonal kings; pieces leave at once.
+    "turkish": Rules(8, None, (N, E, W), (N, E, W), ORTH, True, True, "quantity", False),
+    # §3: men step diagonally forward, capture in 5 directions; short kings in 8 directions.
+    "gothic-checkers": Rules(8, None, tuple(FWD), (N, (1, 1), (-1, 1), E, W), tuple(DIAG) + ORTH,
+                             False, False, "quantity", True),
 }
+ALGEBRAIC = ("turkish", "gothic-checkers")
 
 
 @lru_cache(maxsize=None)
 def square_name(variant: str, f: int, r: int) -> str:
     """RULES.md numbering formulas, inverted by search (0-based file and rank)."""
+    if variant in ALGEBRAIC:
+        return "abcdefgh"[f] + str(r + 1)
     for n in range(1, 51):
         if number_to_coords(variant, n) == (f, r):
             return str(n)
     raise KeyError((f, r))
 
 
-def number_to_coords(variant: str, n: int) -> tuple[int, int]:
+def number_to_coords(variant: str, n) -> tuple[int, int]:
+    if variant in ALGEBRAIC:
+        return "abcdefgh".index(n[0]), int(n[1:]) - 1
     if variant == "international":               # §4.1
         r, k = divmod(n - 1, 5)
         rank = 10 - r
@@ -210,12 +222,16 @@ def from_engine_board(board) -> Position:
     pieces = {}
     for square, symbol in board.piece_map().items():
         sym = symbol.split(".")[0]
-        pieces[number_to_coords(board.variant, int(square))] = (0 if sym in "wW" else 1, sym.isupper())
+        pieces[number_to_coords(board.variant, square)] = (0 if sym in "wW" else 1, sym.isupper())
     return Position(board.variant, pieces, int(board.turn))
 
 
 def move_key(variant: str, move) -> tuple:
     """(from, to, sorted captured) as square names, for comparing with engine moves."""
     frm, to, caps, _ = move
-    name = lambda sq: int(square_name(variant, *sq))  # noqa: E731
-    return (name(frm), name(to), tuple(sorted(name(c) for c in caps)))
+    def name(sq):
+        text = square_name(variant, *sq)
+        return text if variant in ALGEBRAIC else int(text)
+    caps = sorted(caps, key=lambda sq: (sq[1], sq[0])) if variant in ALGEBRAIC else \
+        sorted(caps, key=lambda sq: int(square_name(variant, *sq)))
+    return (name(frm), name(to), tuple(name(c) for c in caps))

@@ -7,7 +7,7 @@ import pytest
 import engine
 from conftest import random_game
 
-VARIANTS = ["international", "spanish", "checkers", "chapinas"]
+VARIANTS = ["international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers"]
 
 
 def snapshot(board):

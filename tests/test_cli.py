@@ -41,7 +41,7 @@ def test_moves_command_shows_board_and_outcome():
 def test_variants_command():
     out = run("variants")
     assert [line.split()[0] for line in out.stdout.splitlines()] == [
-        "international", "spanish", "checkers", "chapinas"]
+        "international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers"]
 
 
 def test_help_explains_every_command():

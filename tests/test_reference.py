@@ -9,12 +9,22 @@ import pytest
 import engine
 import reference_draughts as ref
 
-VARIANTS = ["international", "spanish", "checkers", "chapinas"]
-SIZE = {"international": 50, "spanish": 32, "checkers": 32, "chapinas": 50}
+VARIANTS = ["international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers"]
 
 
 def engine_moves(board):
     return sorted((m.from_square, m.to_square, tuple(m.captured)) for m in board.legal_moves())
+
+
+def square_names(variant):
+    """Every playable square's name, from the reference's own numbering."""
+    rules = ref.RULES[variant]
+    names = []
+    for r in range(rules.size):
+        for f in range(rules.size):
+            if rules.dark is None or ((f + r) % 2 == 0) == rules.dark:
+                names.append(ref.square_name(variant, f, r))
+    return names
 
 
 def reference_moves(pos, variant):
@@ -33,26 +43,23 @@ def compare_tree(board, depth):
 
 
 def random_placement(variant, rng):
-    """A legal-looking random position: up to 7 pieces a side, many kings."""
-    n = SIZE[variant]
-    squares = rng.sample(range(1, n + 1), rng.randint(2, 14))
-    board = engine.Board(variant)
-    top = {"international": range(1, 6), "checkers": range(1, 5),
-           "spanish": range(29, 33), "chapinas": range(46, 51)}[variant]
-    bottom = {"international": range(46, 51), "checkers": range(29, 33),
-              "spanish": range(1, 5), "chapinas": range(1, 6)}[variant]
+    """A legal random position: 1 to 7 pieces a side, many kings, men never on the row where they
+    would have been crowned."""
+    size = ref.RULES[variant].size
+    squares = rng.sample(square_names(variant), rng.randint(2, 14))
     lists = ([], [])
     numbers = [list(range(20)), list(range(20))]
     for i, sq in enumerate(squares):
         colour = i % 2
-        king = rng.random() < 0.5 or sq in (top if colour == 0 else bottom)
-        token = ("K" if king else "") + str(sq)
+        rank = ref.number_to_coords(variant, sq if variant in ref.ALGEBRAIC else int(sq))[1]
+        far = rank == (size - 1 if colour == 0 else 0)
+        king = rng.random() < 0.5 or far
+        token = ("K" if king else "") + sq
         if variant == "chapinas":
             token += f".{numbers[colour].pop(rng.randrange(len(numbers[colour])))}"
         lists[colour].append(token)
     fen = f"{rng.choice('WB')}:W{','.join(lists[0])}:B{','.join(lists[1])}"
-    board.set_fen(fen)
-    return board
+    return engine.Board(variant, fen)
 
 
 def positions_from_games(variant, rng, count):

@@ -28,6 +28,8 @@ cdef enum:
     END_FIVE_MOVES = 7
     END_FORZOSA = 8
     END_SAQUE = 9
+    END_LONE_PIECE = 10      # Turkish: one piece against two or more with a king: a loss
+    END_ONE_AGAINST_ONE = 11 # Turkish: one piece each and no capture: a draw
 
 ctypedef struct Rules:
     int nsq
@@ -57,6 +59,7 @@ ctypedef struct Rules:
     int fmjd_endgames
     int forzosa
     int saque
+    int turkish_endings       # lone-piece loss and one-against-one draw (RULES.md §5.1)
     u64 main_diag
     u64 saque_man[2]          # the strong side's man square in Saque de peon, per strong side
     u64 saque_other_man[2]    # the weak side's man square

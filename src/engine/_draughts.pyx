@@ -94,6 +94,7 @@ def register_rules(spec) -> int:
     R.fmjd_endgames = spec.fmjd_endgames
     R.forzosa = spec.forzosa
     R.saque = spec.saque_de_peon
+    R.turkish_endings = spec.turkish_endings
     for name in spec.main_diagonal:
         R.main_diag |= (<u64>1) << spec.square_bit(str(name))
     if spec.saque_de_peon:
@@ -458,16 +459,6 @@ cdef void make_move(Pos* p, const Rules* R, const DMove* m, Undo* u) noexcept no
     u.captured_kings = m.captured & p.kings
     u.num_to = p.num[m.to]
 
-    key ^= Z_PIECE[us][was_king][m.frm] ^ Z_PIECE[us][was_king | m.promote][m.to] ^ Z_SIDE
-    p.pieces[us] ^= fb ^ tb
-    if was_king:
-        p.kings ^= fb ^ tb
-    elif m.promote:
-        p.kings |= tb
-    if R.numbered:
-        num = p.num[m.frm]
-        key ^= Z_NUMBER[num][m.frm] ^ Z_NUMBER[num][m.to]
-        p.num[m.to] = num
     if m.captured:
         c = m.captured
         while c:
@@ -485,6 +476,18 @@ cdef void make_move(Pos* p, const Rules* R, const DMove* m, Undo* u) noexcept no
         p.since_capture += 1
         p.reversible = p.reversible + 1 if was_king else 0
         p.since_material = 0 if m.promote else p.since_material + 1
+    # The mover is placed after the captured pieces are lifted: under immediate removal (Turkish)
+    # a king may end its capture on a square it emptied.
+    key ^= Z_PIECE[us][was_king][m.frm] ^ Z_PIECE[us][was_king | m.promote][m.to] ^ Z_SIDE
+    p.pieces[us] ^= fb ^ tb
+    if was_king:
+        p.kings ^= fb ^ tb
+    elif m.promote:
+        p.kings |= tb
+    if R.numbered:
+        num = p.num[m.frm]
+        key ^= Z_NUMBER[num][m.frm] ^ Z_NUMBER[num][m.to]
+        p.num[m.to] = num
     p.key = key
     p.stm = them
     if R.forzosa or R.saque:
@@ -534,9 +537,21 @@ cdef u64 compute_key(const Pos* p, const Rules* R) noexcept nogil:
 
 
 cdef int rule_draw(const Pos* p, const Rules* R) noexcept nogil:
-    """The counter-based draw rule that ends the game here, or END_NONE. Repetition is checked by
-    whoever keeps the history of keys; having no move is checked before this."""
-    cdef int s, nk, total
+    """The rule that ends the game here, or END_NONE: END_LONE_PIECE is a loss for the side to
+    move, every other code a draw. Repetition is checked by whoever keeps the history of keys;
+    having no pieces or no move is checked before this."""
+    cdef int s, nk, total, mine, theirs
+    cdef DMove buf[MAX_MOVES]
+    cdef Gen g
+    if R.turkish_endings:
+        mine = bb_popcount(p.pieces[p.stm])
+        theirs = bb_popcount(p.pieces[p.stm ^ 1])
+        if mine == 1 and theirs >= 2 and (p.pieces[p.stm ^ 1] & p.kings):
+            return END_LONE_PIECE
+        if mine == 1 and theirs == 1:
+            g.path_mode = 0
+            if gen_captures(p, R, buf, &g) == 0:
+                return END_ONE_AGAINST_ONE
     if R.king_moves_limit and p.reversible >= R.king_moves_limit:
         return END_KING_MOVES
     if R.capture_limit and p.since_capture >= R.capture_limit:

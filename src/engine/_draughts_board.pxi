@@ -521,6 +521,8 @@ cdef class DraughtsBoard:
         if code == END_NONE:
             return None
         termination = Termination(code)
+        if code == END_LONE_PIECE:
+            return Outcome(termination, Color(us ^ 1))
         if self.spec.value_tiebreak:
             values = self._values()
             winner = None if values[0] == values[1] else Color(0 if values[0] > values[1] else 1)

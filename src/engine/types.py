@@ -33,6 +33,8 @@ class Termination(enum.Enum):
     FIVE_MOVES = 7          # FMJD: up to 2 pieces with a king against a lone king, 5 moves each
     FORZOSA = 8             # Spanish family: 3 kings v 1 king not won within 12 moves each
     SAQUE_DE_PEON = 9       # Spanish: the Saque de peon ending not won within 32 moves each
+    LONE_PIECE = 10         # Turkish: one piece against two or more with a king loses
+    ONE_AGAINST_ONE = 11    # Turkish: one piece each, no capture: draw
 
     @property
     def description(self) -> str:
@@ -49,6 +51,8 @@ _DESCRIPTIONS = {
     Termination.FIVE_MOVES: "5-move endgame rule",
     Termination.FORZOSA: "Forzosa (3 kings against 1 not won in 12 moves)",
     Termination.SAQUE_DE_PEON: "Saque de peon not won in 32 moves",
+    Termination.LONE_PIECE: "one piece against two or more with a king",
+    Termination.ONE_AGAINST_ONE: "one piece against one",
 }
 
 

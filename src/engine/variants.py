@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from .geometry import NE, NW, SE, SW, Geometry, algebraic, build_geometry
+from .geometry import E, N, NE, NW, S, SE, SW, W, Geometry, algebraic, build_geometry
 
 # Capture precedence.
 FREE, QUANTITY, QUALITY = 0, 1, 2
@@ -75,6 +75,7 @@ class DraughtsVariant:
     forzosa: bool = False             # 3 kings v 1 king with a king on the main diagonal
     saque_de_peon: bool = False
     value_tiebreak: bool = False      # Chapinas: draws decided by the sum of piece numbers
+    turkish_endings: bool = False     # lone-piece loss, one-against-one draw
     main_diagonal: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
@@ -157,4 +158,24 @@ _register(DraughtsVariant(
     precedence=QUALITY, promotion_in_capture=STOP, lateral_king_move=True, numbered_pieces=True,
     king_moves_limit=50, forzosa=True, value_tiebreak=True,
     main_diagonal=(1, 6, 12, 17, 23, 28, 34, 39, 45, 50),
+))
+
+
+def _rows(ranks: tuple[int, ...]) -> str:
+    return ",".join(f"{f}{r}" for r in ranks for f in "abcdefgh")
+
+
+_register(DraughtsVariant(
+    name="turkish", title="Turkish draughts (Dama)", size=8, colour="all",
+    numbering=None, start_fen=f"W:W{_rows((2, 3))}:B{_rows((6, 7))}", first_player=0,
+    man_move_dirs=(N, E, W), man_capture_dirs=(N, E, W), king_dirs=(N, S, E, W),
+    flying_kings=True, precedence=QUANTITY, promotion_in_capture=CONTINUE_AS_MAN,
+    immediate_removal=True, max_pieces=16, king_moves_limit=100, turkish_endings=True,
+))
+_register(DraughtsVariant(
+    name="gothic-checkers", title="Gothic checkers (Altdeutsche Dame)", size=8, colour="all",
+    numbering=None, start_fen=f"W:W{_rows((1, 2))}:B{_rows((7, 8))}", first_player=0,
+    man_move_dirs=(NE, NW), man_capture_dirs=(N, NE, NW, E, W),
+    king_dirs=(NE, NW, SE, SW, N, S, E, W), flying_kings=False, precedence=QUANTITY,
+    promotion_in_capture=STOP, max_pieces=16, king_moves_limit=100,
 ))
