@@ -11,11 +11,13 @@ from __future__ import annotations
 import abc
 
 from ._draughts import DraughtsBoard, DraughtsMove, draughts_divide, draughts_perft, draughts_variants
+from ._search import Engine
+from .analysis import PVLine, SearchInfo, SearchResult
 from .errors import EngineError, IllegalMoveError, InvalidFenError, UnknownVariantError
 from .types import BLACK, WHITE, Color, Outcome, Termination
 
 __all__ = [
-    "Board", "Move", "variants", "perft", "divide", "Color", "WHITE", "BLACK", "Outcome",
+    "Board", "Move", "variants", "perft", "divide", "Engine", "SearchResult", "SearchInfo", "PVLine", "Color", "WHITE", "BLACK", "Outcome",
     "Termination", "EngineError", "IllegalMoveError", "InvalidFenError", "UnknownVariantError",
 ]
 __version__ = "0.1.0"

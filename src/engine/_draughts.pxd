@@ -2,6 +2,7 @@
 # The search (and anything else hot) cimports these; Python sees them through DraughtsBoard.
 from libc.stdint cimport uint8_t, int8_t
 from ._bitboard cimport u64
+from ._game cimport GameBoard, GameOps, SMove
 
 cdef enum:
     MAX_MOVES = 512        # per position; generators never write past it
@@ -63,6 +64,24 @@ ctypedef struct Rules:
     u64 main_diag
     u64 saque_man[2]          # the strong side's man square in Saque de peon, per strong side
     u64 saque_other_man[2]    # the weak side's man square
+    int value_tiebreak
+    # Evaluation tables and weights (see evaluation.py).
+    u64 rank_mask[2][10]      # squares at each distance from the side's own back row
+    u64 centre
+    u64 wing[2]               # left and right halves of the board
+    u64 cone[2][64]           # squares a man's forward moves can reach
+    int rows_to_go[2][64]
+    u64 near_crowning[2]      # men with 1 to 3 rows to go
+    int w_man
+    int w_king
+    int w_tempo
+    int w_back_rank
+    int w_centre
+    int w_balance
+    int w_king_mobility
+    int w_runaway[4]
+    int lone_king_draw
+    int w_piece_numbers
 
 ctypedef struct Pos:
     u64 pieces[2]             # [0] White, [1] Black
@@ -98,3 +117,4 @@ cdef void unmake_move(Pos* p, const Rules* R, const DMove* m, const Undo* u) noe
 cdef u64 compute_key(const Pos* p, const Rules* R) noexcept nogil
 cdef int rule_draw(const Pos* p, const Rules* R) noexcept nogil
 cdef u64 perft_c(Pos* p, const Rules* R, int depth, DMove* stack) noexcept nogil
+cdef int evaluate_pos(const Rules* R, const Pos* p) noexcept nogil

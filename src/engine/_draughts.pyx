@@ -11,6 +11,7 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memset
 
 from ._bitboard cimport u64, bb_popcount, bb_lsb, bb_msb, splitmix64
+from ._game cimport RULE_NONE, RULE_DRAW, RULE_LOSS, RULE_WIN, UNDO_MAX, POS_MAX
 
 cdef Rules RULES[MAX_VARIANTS]
 cdef int N_RULES = 0
@@ -95,6 +96,8 @@ def register_rules(spec) -> int:
     R.forzosa = spec.forzosa
     R.saque = spec.saque_de_peon
     R.turkish_endings = spec.turkish_endings
+    R.value_tiebreak = spec.value_tiebreak
+    _fill_eval_tables(R, spec)
     for name in spec.main_diagonal:
         R.main_diag |= (<u64>1) << spec.square_bit(str(name))
     if spec.saque_de_peon:
@@ -595,4 +598,6 @@ cdef u64 perft_c(Pos* p, const Rules* R, int depth, DMove* stack) noexcept nogil
     return total
 
 
+include "_draughts_eval.pxi"
+include "_draughts_ops.pxi"
 include "_draughts_board.pxi"

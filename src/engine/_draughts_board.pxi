@@ -12,6 +12,7 @@ cdef dict _SPEC_BY_ID = {}
 cdef dict _ID_BY_NAME = {}
 for _name, _spec in DRAUGHTS_VARIANTS.items():
     _vid = register_rules(_spec)
+    _fill_ops(_vid)
     _ID_BY_NAME[_name] = _vid
     _SPEC_BY_ID[_vid] = _spec
 
@@ -116,7 +117,7 @@ cdef DraughtsMove _wrap_move(object spec, const DMove* m, u64 key):
     return mv
 
 
-cdef class DraughtsBoard:
+cdef class DraughtsBoard(GameBoard):
     """A draughts-family game: the position, the moves played since it was set, and the rules."""
 
     cdef Pos pos
@@ -443,6 +444,37 @@ cdef class DraughtsBoard:
     def __copy__(self):
         return self.copy()
 
+    # -- what the search needs (see _game.pxd) -----------------------------------------------
+
+    cdef const GameOps* search_ops(self):
+        return &OPS[self.vid]
+
+    cdef const void* search_position(self):
+        return &self.pos
+
+    cdef int search_history(self, u64* out, int capacity):
+        cdef int first = self.nply - self.pos.reversible
+        if first < 0:
+            first = 0
+        if self.nply + 1 - first > capacity:
+            first = self.nply + 1 - capacity
+        cdef int i
+        for i in range(first, self.nply + 1):
+            out[i - first] = self.keys[i]
+        return self.nply + 1 - first
+
+    cdef object wrap_search_move(self, const SMove* m):
+        cdef const DMove* d = <const DMove*>m
+        for mv in self.legal_moves():
+            if (<DraughtsMove>mv).m.frm == d.frm and (<DraughtsMove>mv).m.to == d.to \
+                    and (<DraughtsMove>mv).m.captured == d.captured:
+                return mv
+        return None
+
+    def evaluate(self) -> int:
+        """The static evaluation for the side to move, in centi-men (a man is 100)."""
+        return evaluate_pos(self.R, &self.pos)
+
     # -- state ------------------------------------------------------------------------------
 
     @property
@@ -530,17 +562,7 @@ cdef class DraughtsBoard:
         return Outcome(termination, None)
 
     cdef tuple _values(self):
-        cdef int colour, b, total
-        sums = []
-        for colour in range(2):
-            total = 0
-            c = self.pos.pieces[colour]
-            while c:
-                b = bb_lsb(c)
-                c &= c - 1
-                total += self.pos.num[b]
-            sums.append(total)
-        return tuple(sums)
+        return (_number_sum(&self.pos, 0), _number_sum(&self.pos, 1))
 
     def is_game_over(self) -> bool:
         return self.outcome() is not None

@@ -6,7 +6,8 @@ import argparse
 import sys
 import time
 
-from . import Board, divide, perft, variants
+from . import Board, Engine, divide, perft, variants
+from .bench import DEFAULT_DEPTH, DEFAULT_HASH_MB, run_bench
 from .errors import EngineError
 
 DESCRIPTION = """\
@@ -14,6 +15,8 @@ Dimensiones: a game engine for the draughts family and related games.
 
 commands:
   perft      count the legal move sequences of a given length (move-generator check and speed)
+  analyse    search a position and print each finished iteration (depth, score, PV)
+  bench      search fixed positions of every game: total nodes (a signature) and speed
   moves      show a position, its legal moves and whether the game has ended
   variants   list the implemented variants
 
@@ -44,6 +47,33 @@ def cmd_perft(args) -> int:
     elapsed = time.perf_counter() - start
     rate = count / elapsed / 1e6 if elapsed > 0 else float("inf")
     print(f"{count} leaves in {elapsed:.3f} s ({rate:.1f} M leaves/s)")
+    return 0
+
+
+def cmd_analyse(args) -> int:
+    board = _board(args)
+    engine = Engine(args.hash)
+    limits = {}
+    if args.depth is not None:
+        limits["depth"] = args.depth
+    if args.nodes is not None:
+        limits["nodes"] = args.nodes
+    if args.movetime is not None:
+        limits["movetime"] = args.movetime / 1000
+    if not limits:
+        limits["movetime"] = 5.0
+    result = engine.search(board, multipv=args.multipv, info=lambda info: print(info, flush=True),
+                           **limits)
+    if result.best_move is None:
+        print("bestmove (none): the side to move has no legal move")
+    else:
+        print(f"bestmove {result.best_move}")
+    return 0
+
+
+def cmd_bench(args) -> int:
+    nodes, seconds = run_bench(args.depth, args.hash)
+    print(f"{nodes} nodes {nodes / max(seconds, 1e-9):.0f} nps ({seconds:.2f} s)")
     return 0
 
 
@@ -90,6 +120,29 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also print the counts of every smaller depth")
     p.set_defaults(func=cmd_perft)
 
+    p = sub.add_parser("analyse", aliases=["analyze"], help="search a position",
+                       description="Search a position and print a line per finished iteration "
+                       "(depth, selective depth, score in centi-men or mate in N moves, nodes, "
+                       "nodes per second, time, hash use, principal variation), then the best "
+                       "move. Without a limit it searches for 5 seconds.")
+    positional(p)
+    p.add_argument("--movetime", type=int, metavar="MS", help="search time in milliseconds")
+    p.add_argument("--depth", type=int, help="search depth in plies")
+    p.add_argument("--nodes", type=int, help="node budget")
+    p.add_argument("--multipv", type=int, default=1, help="number of best moves to show (default 1)")
+    p.add_argument("--hash", type=int, default=64, help="hash table size in MB (default 64)")
+    p.set_defaults(func=cmd_analyse)
+
+    p = sub.add_parser("bench", help="fixed search benchmark",
+                       description="Search fixed positions of every game to a fixed depth with a "
+                       "fresh hash table. The total node count is a signature that changes only "
+                       "when the search's behaviour changes; the last line gives it with the speed.")
+    p.add_argument("--depth", type=int, default=DEFAULT_DEPTH,
+                   help=f"search depth (default {DEFAULT_DEPTH})")
+    p.add_argument("--hash", type=int, default=DEFAULT_HASH_MB,
+                   help=f"hash table size in MB (default {DEFAULT_HASH_MB})")
+    p.set_defaults(func=cmd_bench)
+
     p = sub.add_parser("moves", help="show a position and its legal moves",
                        description="Print the board, its FEN, the legal moves in canonical "
                        "notation and, if the game has ended, the result and why.")
@@ -108,8 +161,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    if getattr(args, "depth", 0) is not None and getattr(args, "depth", 0) < 0:
-        parser.error("DEPTH must be 0 or more")
+    for name in ("depth", "nodes", "movetime", "hash"):
+        value = getattr(args, name, None)
+        if value is not None and value < 0:
+            parser.error(f"{name} must be 0 or more")
+    if getattr(args, "multipv", 1) < 1:
+        parser.error("multipv must be 1 or more")
     if args.command == "perft" and args.divide and args.depth < 1:
         parser.error("--divide needs DEPTH 1 or more")
     try:

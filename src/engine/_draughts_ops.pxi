@@ -1,0 +1,99 @@
+# The draughts family's entries in the search's position interface (_game.pxd).
+
+cdef GameOps OPS[MAX_VARIANTS]
+
+
+cdef int _op_generate(const void* ctx, const void* pos, SMove* out) noexcept nogil:
+    return gen_moves(<const Pos*>pos, <const Rules*>ctx, <DMove*>out)
+
+
+cdef int _op_generate_captures(const void* ctx, const void* pos, SMove* out) noexcept nogil:
+    cdef Gen g
+    g.path_mode = 0
+    return gen_captures(<const Pos*>pos, <const Rules*>ctx, <DMove*>out, &g)
+
+
+cdef void _op_make(const void* ctx, void* pos, const SMove* m, void* undo) noexcept nogil:
+    make_move(<Pos*>pos, <const Rules*>ctx, <const DMove*>m, <Undo*>undo)
+
+
+cdef void _op_unmake(const void* ctx, void* pos, const SMove* m, const void* undo) noexcept nogil:
+    unmake_move(<Pos*>pos, <const Rules*>ctx, <const DMove*>m, <const Undo*>undo)
+
+
+cdef u64 _op_key(const void* pos) noexcept nogil:
+    return (<const Pos*>pos).key
+
+
+cdef int _op_evaluate(const void* ctx, const void* pos) noexcept nogil:
+    return evaluate_pos(<const Rules*>ctx, <const Pos*>pos)
+
+
+cdef int _values_result(const Rules* R, const Pos* p) noexcept nogil:
+    """Chapinas: a draw is decided by the sums of piece numbers (RULES.md §2.3)."""
+    if not R.value_tiebreak:
+        return RULE_DRAW
+    cdef int mine = _number_sum(p, p.stm), theirs = _number_sum(p, p.stm ^ 1)
+    if mine > theirs:
+        return RULE_WIN
+    if mine < theirs:
+        return RULE_LOSS
+    return RULE_DRAW
+
+
+cdef int _op_draw_result(const void* ctx, const void* pos) noexcept nogil:
+    return _values_result(<const Rules*>ctx, <const Pos*>pos)
+
+
+cdef int _op_rule_end(const void* ctx, const void* pos) noexcept nogil:
+    cdef int code = rule_draw(<const Pos*>pos, <const Rules*>ctx)
+    if code == END_NONE:
+        return RULE_NONE
+    if code == END_LONE_PIECE:
+        return RULE_LOSS
+    return _values_result(<const Rules*>ctx, <const Pos*>pos)
+
+
+cdef int _op_reversible(const void* pos) noexcept nogil:
+    return (<const Pos*>pos).reversible
+
+
+cdef int _op_is_capture(const SMove* m) noexcept nogil:
+    return (<const DMove*>m).captured != 0
+
+
+cdef int _op_capture_count(const SMove* m) noexcept nogil:
+    return bb_popcount((<const DMove*>m).captured)
+
+
+cdef int _op_history_index(const SMove* m) noexcept nogil:
+    return (<const DMove*>m).frm * 64 + (<const DMove*>m).to
+
+
+cdef int _op_same_move(const SMove* a, const SMove* b) noexcept nogil:
+    cdef const DMove* x = <const DMove*>a
+    cdef const DMove* y = <const DMove*>b
+    return x.frm == y.frm and x.to == y.to and x.captured == y.captured
+
+
+cdef void _fill_ops(int vid):
+    cdef GameOps* o = &OPS[vid]
+    o.pos_size = sizeof(Pos)
+    o.ctx = &RULES[vid]
+    o.captures_forced = 1
+    o.generate = _op_generate
+    o.generate_captures = _op_generate_captures
+    o.make = _op_make
+    o.unmake = _op_unmake
+    o.key = _op_key
+    o.evaluate = _op_evaluate
+    o.rule_end = _op_rule_end
+    o.draw_result = _op_draw_result
+    o.reversible = _op_reversible
+    o.is_capture = _op_is_capture
+    o.capture_count = _op_capture_count
+    o.history_index = _op_history_index
+    o.same_move = _op_same_move
+
+
+assert sizeof(DMove) <= sizeof(SMove) and sizeof(Undo) <= UNDO_MAX and sizeof(Pos) <= POS_MAX

@@ -1,0 +1,54 @@
+# The C-level position interface between the one search and every family of rules.
+#
+# A family (draughts, stacks, placement chess, ...) fills one GameOps table with plain C
+# functions over its own position struct; the search sees positions and moves only as bytes.
+# Moves are 16-byte blobs (every family's move fits), positions at most POS_MAX bytes, undo
+# records at most UNDO_MAX bytes, all copied by value.
+from libc.stdint cimport uint8_t, uint64_t
+
+ctypedef uint64_t u64
+
+cdef enum:
+    SEARCH_MAX_MOVES = 512   # moves per position a generator may write
+    POS_MAX = 256
+    UNDO_MAX = 64
+
+# What a rule (other than "no legal move") says about the position, for the side to move.
+cdef enum:
+    RULE_NONE = 0
+    RULE_DRAW = 1
+    RULE_LOSS = 2
+    RULE_WIN = 3
+
+ctypedef struct SMove:
+    uint8_t bytes[16]
+
+ctypedef struct GameOps:
+    size_t pos_size
+    const void* ctx                       # the family's rules table for this variant
+    int captures_forced                   # a capture, when there is one, must be played
+    # Legal moves; captures only (for quiescence: when captures_forced these are all legal moves).
+    int (*generate)(const void* ctx, const void* pos, SMove* out) noexcept nogil
+    int (*generate_captures)(const void* ctx, const void* pos, SMove* out) noexcept nogil
+    void (*make)(const void* ctx, void* pos, const SMove* m, void* undo) noexcept nogil
+    void (*unmake)(const void* ctx, void* pos, const SMove* m, const void* undo) noexcept nogil
+    u64 (*key)(const void* pos) noexcept nogil
+    int (*evaluate)(const void* ctx, const void* pos) noexcept nogil   # side to move, centi-men
+    # Game-specific end rules (move limits, lone pieces ...): a RULE_* code.
+    int (*rule_end)(const void* ctx, const void* pos) noexcept nogil
+    # How a repetition or a drawn rule ends for the side to move: RULE_DRAW, or a win/loss
+    # where a tiebreak decides draws (Chapinas).
+    int (*draw_result)(const void* ctx, const void* pos) noexcept nogil
+    int (*reversible)(const void* pos) noexcept nogil   # plies since the last irreversible move
+    int (*is_capture)(const SMove* m) noexcept nogil
+    int (*capture_count)(const SMove* m) noexcept nogil
+    int (*history_index)(const SMove* m) noexcept nogil  # 0..4095, for the history heuristic
+    int (*same_move)(const SMove* a, const SMove* b) noexcept nogil
+
+
+cdef class GameBoard:
+    """Base of every family's board: what the search needs from it."""
+    cdef const GameOps* search_ops(self)
+    cdef const void* search_position(self)
+    cdef int search_history(self, u64* out, int capacity)   # keys since the last irreversible move
+    cdef object wrap_search_move(self, const SMove* m)      # the legal Move equal to m

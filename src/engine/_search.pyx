@@ -1,0 +1,655 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""One alpha-beta search for every game.
+
+The search sees a position only through the GameOps table of its family (_game.pxd): generate,
+make, unmake, key, evaluate, the game's own end rules. It is principal-variation search with
+iterative deepening and aspiration windows, a transposition table, move ordering by TT move,
+captures, killers and history, late-move reductions of quiet moves, and a quiescence search that
+plays out pending captures (in draughts they are compulsory, so a leaf is never in the middle of an
+exchange). Wins and losses are scored with their distance. Everything below the Python Engine
+class is C-level and runs without the GIL; `Engine.stop()` from another thread ends it at once.
+"""
+
+from libc.stdint cimport uint8_t, uint16_t, int16_t, uint64_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memset
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+import time as _time
+
+from ._game cimport (GameBoard, GameOps, SMove, u64, SEARCH_MAX_MOVES, POS_MAX, UNDO_MAX,
+                     RULE_NONE, RULE_DRAW, RULE_LOSS, RULE_WIN)
+from .analysis import PVLine, SearchInfo, SearchResult
+
+cdef enum:
+    MAX_PLY = 128
+    MAX_HISTORY = 1024        # game positions kept for repetition checks
+    INF = 32000
+    MATE = 31000
+    MATE_BOUND = 30000        # |score| above this is a win or loss with its distance
+    BOUND_UPPER = 1
+    BOUND_LOWER = 2
+    BOUND_EXACT = 3
+    BUCKET = 4
+    NO_MOVE = 255
+
+# Search parameters, kept together so that a match can tune them.
+cdef int ASPIRATION_WINDOW = 25
+cdef int LMR_MIN_DEPTH = 3
+cdef int LMR_FIRST_MOVE = 3         # moves before this index are never reduced
+cdef int TIME_CHECK_NODES = 1023
+
+
+ctypedef struct TTEntry:
+    u64 key
+    int16_t score
+    uint8_t depth
+    uint8_t bound
+    uint8_t move              # index of the best move in the generated list, NO_MOVE if none
+    uint8_t generation
+    uint16_t pad
+
+
+ctypedef struct Search:
+    const GameOps* ops
+    const void* ctx
+    uint8_t pos[POS_MAX]
+    uint8_t undo[MAX_PLY + 1][UNDO_MAX]
+    SMove* moves              # MAX_PLY * SEARCH_MAX_MOVES
+    int* order                # ordering scores, parallel to moves
+    int* gen_index            # each move's index in generation order (the TT names moves by it)
+    u64 keys[MAX_HISTORY + MAX_PLY + 2]
+    int root_index            # keys[root_index] is the root position's key
+    SMove killers[MAX_PLY][2]
+    int history[4096]
+    SMove pv[MAX_PLY + 1][MAX_PLY + 1]
+    int pv_len[MAX_PLY + 1]
+    u64 nodes
+    int seldepth
+    int stop
+    int check_limits          # 0 while the first iteration runs: it always completes
+    u64 node_limit
+    double deadline           # monotonic seconds; 0 = none
+    TTEntry* tt
+    u64 tt_mask               # buckets - 1
+    uint8_t generation
+    int nroot
+    SMove root_moves[SEARCH_MAX_MOVES]
+    int root_scores[SEARCH_MAX_MOVES]
+
+
+cdef inline double now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+# -- transposition table ----------------------------------------------------------------------
+
+cdef inline int score_to_tt(int score, int ply) noexcept nogil:
+    if score >= MATE_BOUND:
+        return score + ply
+    if score <= -MATE_BOUND:
+        return score - ply
+    return score
+
+
+cdef inline int score_from_tt(int score, int ply) noexcept nogil:
+    if score >= MATE_BOUND:
+        return score - ply
+    if score <= -MATE_BOUND:
+        return score + ply
+    return score
+
+
+cdef inline TTEntry* tt_probe(Search* S, u64 key) noexcept nogil:
+    cdef TTEntry* bucket = &S.tt[(key & S.tt_mask) * BUCKET]
+    cdef int i
+    for i in range(BUCKET):
+        if bucket[i].key == key and bucket[i].bound:
+            return &bucket[i]
+    return NULL
+
+
+cdef inline void tt_store(Search* S, u64 key, int score, int depth, int bound, int move,
+                          int ply) noexcept nogil:
+    """Replace the same position, else the shallowest entry, preferring stale generations."""
+    cdef TTEntry* bucket = &S.tt[(key & S.tt_mask) * BUCKET]
+    cdef TTEntry* victim = &bucket[0]
+    cdef int i, worth, best_worth = 1 << 30
+    for i in range(BUCKET):
+        if bucket[i].key == key:
+            victim = &bucket[i]
+            if move == NO_MOVE:
+                move = bucket[i].move          # keep the old best move of this position
+            break
+        worth = bucket[i].depth - (32 if bucket[i].generation != S.generation else 0)
+        if worth < best_worth:
+            best_worth = worth
+            victim = &bucket[i]
+    victim.key = key
+    victim.score = <int16_t>score_to_tt(score, ply)
+    victim.depth = <uint8_t>(depth if depth > 0 else 0)
+    victim.bound = <uint8_t>bound
+    victim.move = <uint8_t>move
+    victim.generation = S.generation
+
+
+# -- helpers ----------------------------------------------------------------------------------
+
+cdef inline void check_limits(Search* S) noexcept nogil:
+    if not S.check_limits:
+        return
+    if S.node_limit and S.nodes >= S.node_limit:
+        S.stop = 1
+    elif S.deadline > 0 and now() >= S.deadline:
+        S.stop = 1
+
+
+cdef inline void do_move(Search* S, int ply, const SMove* m) noexcept nogil:
+    S.ops.make(S.ctx, S.pos, m, S.undo[ply])
+    S.keys[S.root_index + ply + 1] = S.ops.key(S.pos)
+    S.nodes += 1
+    if (S.nodes & TIME_CHECK_NODES) == 0:
+        check_limits(S)
+
+
+cdef inline void undo_move(Search* S, int ply, const SMove* m) noexcept nogil:
+    S.ops.unmake(S.ctx, S.pos, m, S.undo[ply])
+
+
+cdef inline int is_repetition(Search* S, int ply) noexcept nogil:
+    cdef int idx = S.root_index + ply
+    cdef int oldest = idx - S.ops.reversible(S.pos)
+    cdef int i = idx - 2
+    cdef u64 key = S.keys[idx]
+    if oldest < 0:
+        oldest = 0
+    while i >= oldest:
+        if S.keys[i] == key:
+            return 1
+        i -= 2
+    return 0
+
+
+cdef inline int rule_score(int result, int ply) noexcept nogil:
+    if result == RULE_WIN:
+        return MATE - ply
+    if result == RULE_LOSS:
+        return -MATE + ply
+    return 0
+
+
+cdef inline void update_pv(Search* S, int ply, const SMove* m) noexcept nogil:
+    cdef int i
+    S.pv[ply][ply] = m[0]
+    for i in range(ply + 1, S.pv_len[ply + 1]):
+        S.pv[ply][i] = S.pv[ply + 1][i]
+    S.pv_len[ply] = S.pv_len[ply + 1] if S.pv_len[ply + 1] > ply + 1 else ply + 1
+
+
+cdef inline int pick_next(int* order, int start, int n) noexcept nogil:
+    """Selection step: the index of the best-scored move from start on."""
+    cdef int best = start, i
+    for i in range(start + 1, n):
+        if order[i] > order[best]:
+            best = i
+    return best
+
+
+cdef inline void swap_moves(SMove* moves, int* order, int i, int j) noexcept nogil:
+    cdef SMove m
+    cdef int o
+    if i != j:
+        m = moves[i]
+        moves[i] = moves[j]
+        moves[j] = m
+        o = order[i]
+        order[i] = order[j]
+        order[j] = o
+
+
+# -- quiescence -------------------------------------------------------------------------------
+
+cdef int qsearch(Search* S, int alpha, int beta, int ply) noexcept nogil:
+    cdef int n, i, j, score, best, result
+    cdef SMove* moves
+    cdef int* order
+    if ply > S.seldepth:
+        S.seldepth = ply
+    S.pv_len[ply] = ply
+    result = S.ops.rule_end(S.ctx, S.pos)
+    if result != RULE_NONE:
+        return rule_score(result, ply)
+    if ply >= MAX_PLY - 1:
+        return S.ops.evaluate(S.ctx, S.pos)
+    moves = S.moves + ply * SEARCH_MAX_MOVES
+    order = S.order + ply * SEARCH_MAX_MOVES
+    n = S.ops.generate_captures(S.ctx, S.pos, moves)
+    if n == 0:
+        return S.ops.evaluate(S.ctx, S.pos)
+    if S.ops.captures_forced:
+        best = -INF               # the capture must be played: no standing pat
+    else:
+        best = S.ops.evaluate(S.ctx, S.pos)
+        if best >= beta:
+            return best
+        if best > alpha:
+            alpha = best
+    for i in range(n):
+        order[i] = S.ops.capture_count(&moves[i])
+    for i in range(n):
+        j = pick_next(order, i, n)
+        swap_moves(moves, order, i, j)
+        do_move(S, ply, &moves[i])
+        score = -qsearch(S, -beta, -alpha, ply + 1)
+        undo_move(S, ply, &moves[i])
+        if S.stop:
+            return 0
+        if score > best:
+            best = score
+            if score > alpha:
+                alpha = score
+                update_pv(S, ply, &moves[i])
+                if score >= beta:
+                    break
+    return best
+
+
+# -- main search ------------------------------------------------------------------------------
+
+cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node) noexcept nogil:
+    cdef int n, i, j, score, best, result, bound, best_index, tt_move = NO_MOVE
+    cdef int new_depth, reduction, is_cap, hidx, alpha0 = alpha
+    cdef u64 key
+    cdef TTEntry* e
+    cdef SMove* moves
+    cdef int* order
+    cdef SMove best_move
+
+    S.pv_len[ply] = ply
+    # Draws and the game's own rules come first: they end the game here.
+    if is_repetition(S, ply):
+        return rule_score(S.ops.draw_result(S.ctx, S.pos), ply)
+    result = S.ops.rule_end(S.ctx, S.pos)
+    if result != RULE_NONE:
+        return rule_score(result, ply)
+    if ply >= MAX_PLY - 1:
+        return S.ops.evaluate(S.ctx, S.pos)
+    # No line from here can do better than winning at once or worse than losing at once.
+    if alpha < -MATE + ply:
+        alpha = -MATE + ply
+    if beta > MATE - ply - 1:
+        beta = MATE - ply - 1
+    if alpha >= beta:
+        return alpha
+
+    if depth <= 0:
+        return qsearch(S, alpha, beta, ply)
+    if ply > S.seldepth:
+        S.seldepth = ply
+
+    key = S.keys[S.root_index + ply]
+    e = tt_probe(S, key)
+    if e != NULL:
+        tt_move = e.move
+        if not pv_node and e.depth >= depth:
+            score = score_from_tt(e.score, ply)
+            if (e.bound == BOUND_EXACT or (e.bound == BOUND_LOWER and score >= beta)
+                    or (e.bound == BOUND_UPPER and score <= alpha)):
+                return score
+
+    moves = S.moves + ply * SEARCH_MAX_MOVES
+    order = S.order + ply * SEARCH_MAX_MOVES
+    n = S.ops.generate(S.ctx, S.pos, moves)
+    if n == 0:
+        return -MATE + ply           # no legal move: the side to move has lost
+    if n == 1 and ply < 2 * depth + 8:
+        depth += 1                   # a forced move costs the opponent nothing to see
+
+    # Ordering: the TT move, captures (more first), killers, then the history of quiet moves.
+    for i in range(n):
+        if i == tt_move:
+            order[i] = 1 << 30
+        elif S.ops.is_capture(&moves[i]):
+            order[i] = (1 << 28) + S.ops.capture_count(&moves[i])
+        elif S.ops.same_move(&moves[i], &S.killers[ply][0]):
+            order[i] = 1 << 27
+        elif S.ops.same_move(&moves[i], &S.killers[ply][1]):
+            order[i] = 1 << 26
+        else:
+            order[i] = S.history[S.ops.history_index(&moves[i])]
+    cdef int* gen_index = S.gen_index + ply * SEARCH_MAX_MOVES
+    for i in range(n):
+        gen_index[i] = i
+
+    best = -INF
+    best_index = NO_MOVE
+    for i in range(n):
+        j = pick_next(order, i, n)
+        if j != i:
+            swap_moves(moves, order, i, j)
+            hidx = gen_index[i]
+            gen_index[i] = gen_index[j]
+            gen_index[j] = hidx
+        is_cap = S.ops.is_capture(&moves[i])
+        new_depth = depth - 1
+        do_move(S, ply, &moves[i])
+        if i == 0:
+            score = -negamax(S, -beta, -alpha, new_depth, ply + 1, pv_node)
+        else:
+            reduction = 0
+            if depth >= LMR_MIN_DEPTH and i >= LMR_FIRST_MOVE and not is_cap \
+                    and order[i] < (1 << 26):
+                reduction = 1 if i < 8 or depth < 6 else 2
+            score = -negamax(S, -alpha - 1, -alpha, new_depth - reduction, ply + 1, 0)
+            if score > alpha and reduction:
+                score = -negamax(S, -alpha - 1, -alpha, new_depth, ply + 1, 0)
+            if score > alpha and score < beta:
+                score = -negamax(S, -beta, -alpha, new_depth, ply + 1, 1)
+        undo_move(S, ply, &moves[i])
+        if S.stop:
+            return 0
+        if score > best:
+            best = score
+            best_index = gen_index[i]
+            best_move = moves[i]
+            if score > alpha:
+                alpha = score
+                update_pv(S, ply, &moves[i])
+                if score >= beta:
+                    if not is_cap:
+                        if not S.ops.same_move(&moves[i], &S.killers[ply][0]):
+                            S.killers[ply][1] = S.killers[ply][0]
+                            S.killers[ply][0] = moves[i]
+                        hidx = S.ops.history_index(&moves[i])
+                        S.history[hidx] += depth * depth
+                        if S.history[hidx] > (1 << 24):
+                            for j in range(4096):
+                                S.history[j] >>= 1
+                    break
+    if best >= beta:
+        bound = BOUND_LOWER
+    elif best > alpha0:
+        bound = BOUND_EXACT
+    else:
+        bound = BOUND_UPPER
+    tt_store(S, key, best, depth, bound, best_index if best_index < 256 else NO_MOVE, ply)
+    return best
+
+
+cdef int search_root(Search* S, int alpha, int beta, int depth, int first) noexcept nogil:
+    """Search the root moves from index `first` on; the best one moves to `first` and its line to
+    the PV. Moves that fail low keep -INF as their score and their previous relative order."""
+    cdef int i, j, score, best = -INF, best_i = -1
+    cdef SMove m
+    S.pv_len[0] = 0
+    for i in range(first, S.nroot):
+        S.root_scores[i] = -INF
+    for i in range(first, S.nroot):
+        m = S.root_moves[i]
+        do_move(S, 0, &m)
+        if i == first:
+            score = -negamax(S, -beta, -alpha, depth - 1, 1, 1)
+        else:
+            score = -negamax(S, -alpha - 1, -alpha, depth - 1, 1, 0)
+            if score > alpha and score < beta:
+                score = -negamax(S, -beta, -alpha, depth - 1, 1, 1)
+        undo_move(S, 0, &m)
+        if S.stop:
+            break
+        if score > best:
+            best = score
+            if score > alpha or i == first:
+                S.root_scores[i] = score
+                best_i = i
+                update_pv(S, 0, &m)
+                if score > alpha:
+                    alpha = score
+                if score >= beta:
+                    break
+    if best_i > first:
+        # Bring the best move to the front, keeping the others' order.
+        m = S.root_moves[best_i]
+        score = S.root_scores[best_i]
+        j = best_i
+        while j > first:
+            S.root_moves[j] = S.root_moves[j - 1]
+            S.root_scores[j] = S.root_scores[j - 1]
+            j -= 1
+        S.root_moves[first] = m
+        S.root_scores[first] = score
+    return best
+
+
+# -- Python face ------------------------------------------------------------------------------
+
+def _mate_distance(int score):
+    """Moves (not plies) to the end for a won (> 0) or lost (< 0) score, else None."""
+    if score >= MATE_BOUND:
+        return (MATE - score + 1) // 2
+    if score <= -MATE_BOUND:
+        return -((MATE + score) // 2)
+    return None
+
+
+cdef class Engine:
+    """The search, with its transposition table: ``Engine(hash_mb=64)``.
+
+    ``search(board, ...)`` returns a SearchResult; ``stop()`` (from another thread) ends a running
+    search at once with the best move found so far; ``new_game()`` clears what was learnt."""
+
+    cdef Search* S
+    cdef readonly int hash_mb
+    cdef object _lock
+    cdef public bint searching
+
+    def __cinit__(self, *args, **kwargs):
+        self.S = <Search*>malloc(sizeof(Search))
+        if self.S == NULL:
+            raise MemoryError()
+        memset(self.S, 0, sizeof(Search))
+        self.S.moves = <SMove*>malloc(MAX_PLY * SEARCH_MAX_MOVES * sizeof(SMove))
+        self.S.order = <int*>malloc(MAX_PLY * SEARCH_MAX_MOVES * sizeof(int))
+        self.S.gen_index = <int*>malloc(MAX_PLY * SEARCH_MAX_MOVES * sizeof(int))
+        if self.S.moves == NULL or self.S.order == NULL or self.S.gen_index == NULL:
+            raise MemoryError()
+
+    def __init__(self, hash_mb=64):
+        self.resize(hash_mb)
+
+    def __dealloc__(self):
+        if self.S != NULL:
+            free(self.S.moves)
+            free(self.S.order)
+            free(self.S.gen_index)
+            free(self.S.tt)
+            free(self.S)
+
+    def resize(self, hash_mb):
+        """Set the transposition table size in MB (rounded down to a power of two of buckets);
+        this clears it."""
+        if not isinstance(hash_mb, int) or hash_mb < 1 or hash_mb > 65536:
+            raise ValueError(f"hash size must be 1 to 65536 MB, not {hash_mb!r}")
+        cdef u64 buckets = 1
+        cdef u64 bytes_wanted = <u64>hash_mb * 1024 * 1024
+        while buckets * 2 * BUCKET * sizeof(TTEntry) <= bytes_wanted:
+            buckets *= 2
+        cdef TTEntry* tt = <TTEntry*>malloc(buckets * BUCKET * sizeof(TTEntry))
+        if tt == NULL:
+            raise MemoryError(f"cannot allocate a {hash_mb} MB hash table")
+        free(self.S.tt)
+        self.S.tt = tt
+        self.S.tt_mask = buckets - 1
+        self.hash_mb = hash_mb
+        self.new_game()
+
+    def new_game(self):
+        """Forget the transposition table, killers and history (a new game starts)."""
+        memset(self.S.tt, 0, (self.S.tt_mask + 1) * BUCKET * sizeof(TTEntry))
+        memset(self.S.history, 0, sizeof(self.S.history))
+        memset(self.S.killers, 0, sizeof(self.S.killers))
+        self.S.generation = 0
+
+    def stop(self):
+        """End the running search as soon as possible (safe from any thread)."""
+        self.S.stop = 1
+
+    def hashfull(self) -> int:
+        """Per mille of the first thousand entries used by the current search."""
+        cdef int used = 0, i
+        cdef u64 total = (self.S.tt_mask + 1) * BUCKET
+        cdef int sample = 1000 if total > 1000 else <int>total
+        for i in range(sample):
+            if self.S.tt[i].bound and self.S.tt[i].generation == self.S.generation:
+                used += 1
+        return used * 1000 // sample
+
+    def search(self, board, depth=None, nodes=None, movetime=None, wtime=None, btime=None,
+               winc=0, binc=0, movestogo=None, infinite=False, multipv=1, info=None):
+        """Search ``board`` (left unchanged) and return a SearchResult.
+
+        Limits: ``depth`` (plies), ``nodes``, ``movetime`` (seconds), or a clock: ``wtime`` /
+        ``btime`` (seconds left), ``winc`` / ``binc`` (increment), ``movestogo``. With none of
+        them, or ``infinite=True``, it runs until ``stop()`` (or to the maximum depth).
+        ``multipv`` > 1 searches the best N moves. ``info(SearchInfo)`` is called after every
+        finished iteration."""
+        if not isinstance(board, GameBoard):
+            raise TypeError("search() needs an engine Board")
+        if multipv < 1:
+            raise ValueError("multipv must be 1 or more")
+        for name, value in (("depth", depth), ("nodes", nodes), ("movetime", movetime),
+                            ("wtime", wtime), ("btime", btime), ("movestogo", movestogo)):
+            if value is not None and value < 0:
+                raise ValueError(f"{name} must not be negative")
+        cdef GameBoard gb = board
+        cdef Search* S = self.S
+        cdef const GameOps* ops = gb.search_ops()
+        S.ops = ops
+        S.ctx = ops.ctx
+        memcpy(S.pos, gb.search_position(), ops.pos_size)
+        cdef int nhist = gb.search_history(S.keys, MAX_HISTORY)
+        S.root_index = nhist - 1
+        S.nodes = 0
+        S.seldepth = 0
+        S.stop = 0
+        S.check_limits = 0
+        S.node_limit = nodes if nodes else 0
+        S.generation = (S.generation + 1) & 0xFF
+        memset(S.killers, 0, sizeof(S.killers))
+        S.nroot = ops.generate(ops.ctx, S.pos, S.root_moves)
+        start = _time.perf_counter()
+        start_mono = now()
+
+        # Time management: a soft budget decides whether to start another iteration, a hard
+        # deadline stops the search. The hard one always leaves a margin on the clock.
+        soft = hard = None
+        clock = wtime if int(board.turn) == 0 else btime
+        inc = (winc if int(board.turn) == 0 else binc) or 0
+        if movetime is not None:
+            soft = hard = movetime
+        elif clock is not None and not infinite:
+            margin = min(0.05, clock * 0.1)
+            moves_left = movestogo if movestogo else 30
+            soft = clock / moves_left + inc * 0.75
+            hard = min(max(clock - margin, 0.001), soft * 4, clock * 0.5 + inc)
+            soft = min(soft, hard)
+        S.deadline = start_mono + hard if hard is not None else 0
+        max_depth = depth if depth else MAX_PLY - 2
+        if infinite:
+            max_depth = MAX_PLY - 2
+        multipv = min(multipv, S.nroot) if S.nroot else 1
+
+        if S.nroot == 0:
+            return SearchResult(None, -MATE, _mate_distance(-MATE), 0, 0, 0, 0.0, [], [])
+
+        lines = []
+        completed = 0
+        cdef int score, alpha, beta, delta, d, pv_idx, i
+        self.searching = True
+        try:
+            for d in range(1, max_depth + 1):
+                iteration_lines = []
+                for pv_idx in range(multipv):
+                    prev = S.root_scores[pv_idx] if completed else 0
+                    delta = ASPIRATION_WINDOW
+                    if d >= 5 and abs(prev) < MATE_BOUND:
+                        alpha, beta = max(prev - delta, -INF), min(prev + delta, INF)
+                    else:
+                        alpha, beta = -INF, INF
+                    while True:
+                        with nogil:
+                            score = search_root(S, alpha, beta, d, pv_idx)
+                        if S.stop:
+                            break
+                        if score <= alpha and alpha > -INF:
+                            alpha = max(score - delta, -INF)
+                            delta *= 2
+                        elif score >= beta and beta < INF:
+                            beta = min(score + delta, INF)
+                            delta *= 2
+                        else:
+                            break
+                    if S.stop:
+                        break
+                    pv = [(<char*>&S.pv[0][i])[:sizeof(SMove)] for i in range(S.pv_len[0])]
+                    iteration_lines.append((score, pv))
+                if S.stop and completed:
+                    break
+                if len(iteration_lines) > 1:
+                    self._sort_lines(iteration_lines)
+                S.check_limits = 1
+                if len(iteration_lines) == multipv:
+                    completed = d
+                    lines = [self._line(board, s, pv) for s, pv in iteration_lines]
+                    elapsed = _time.perf_counter() - start
+                    if info is not None:
+                        info(SearchInfo(d, S.seldepth, S.nodes, elapsed, self.hashfull(), lines))
+                if S.stop:
+                    break
+                elapsed = _time.perf_counter() - start
+                if soft is not None and elapsed >= soft * 0.6 and not infinite:
+                    break
+                if S.nroot == 1 and (soft is not None) and not infinite:
+                    break          # a forced move needs no more thought against the clock
+                if S.node_limit and S.nodes >= S.node_limit:
+                    break
+                if (abs(lines[0].score) >= MATE_BOUND and not infinite and depth is None
+                        and d > 2 * abs(lines[0].mate) + 4):
+                    break          # the win or loss is proven; deeper search changes nothing
+        finally:
+            self.searching = False
+        elapsed = _time.perf_counter() - start
+        if not lines:
+            # Stopped before the first iteration finished: the first legal move, unscored.
+            lines = [self._line(board, 0, [(<char*>&S.root_moves[0])[:sizeof(SMove)]])]
+        best = lines[0]
+        return SearchResult(best.move, best.score, best.mate, completed, S.seldepth, S.nodes,
+                            elapsed, best.pv, lines, self.hashfull())
+
+    cdef void _sort_lines(self, list lines):
+        """MultiPV lines best first (searches of later lines can find higher scores), with the
+        root moves reordered to match."""
+        cdef int i, j, n = len(lines)
+        cdef SMove tmp[SEARCH_MAX_MOVES]
+        order = sorted(range(n), key=lambda k: -lines[k][0])
+        for i in range(n):
+            tmp[i] = self.S.root_moves[order[i]]
+        for i in range(n):
+            self.S.root_moves[i] = tmp[i]
+            self.S.root_scores[i] = lines[order[i]][0]
+        lines[:] = [lines[k] for k in order]
+
+    cdef object _line(self, board, int score, list pv):
+        """A PVLine with the moves as the board's Move objects, played out on a copy."""
+        cdef SMove m
+        cdef GameBoard copy = board.copy()
+        moves = []
+        for raw in pv:
+            memcpy(&m, <const char*>raw, sizeof(SMove))
+            mv = copy.wrap_search_move(&m)
+            if mv is None:
+                break
+            moves.append(mv)
+            copy.push(mv)
+        return PVLine(score, _mate_distance(score), moves)

@@ -1,0 +1,36 @@
+"""Evaluation weights, as data: one row per variant, in centi-men (a man is 100). The native
+evaluators read these rows when the module loads; tuning means editing numbers here.
+
+Terms of the draughts evaluation (all from the side to move's point of view):
+
+- ``man``, ``king``: material.
+- ``tempo``: per man and rank advanced; the sum of advancement, which drives men forward and, in
+  the opening, measures who will run out of safe moves first.
+- ``back_rank``: per man still on its own back row (it guards the crowning squares); counted
+  only while the opponent has no king.
+- ``centre``: per man on the central squares.
+- ``balance``: per man of imbalance between the two wings (a penalty, so negative).
+- ``king_mobility``: per square a king can move to.
+- ``runaway``: for a man whose path to the crowning row is free of every piece, indexed by the
+  number of rows it still has to go (1, 2, 3).
+- ``lone_king_draw``: with kings only on the board, a lone king against this many kings or fewer
+  is scored a draw (endgame knowledge: in International draughts a lone king holds against three
+  kings unless it is caught at once; with short kings two kings win).
+- ``piece_numbers``: Chapinas only, per point of difference between the sums of the piece numbers
+  on the board, which decide every drawn game (RULES.md §2.3).
+"""
+
+DRAUGHTS_WEIGHTS = {
+    "international": dict(lone_king_draw=3, man=100, king=320, tempo=2, back_rank=6, centre=5, balance=-3,
+                          king_mobility=2, runaway=(0, 80, 50, 25)),
+    "spanish": dict(lone_king_draw=2, man=100, king=300, tempo=2, back_rank=8, centre=5, balance=-2,
+                    king_mobility=2, runaway=(0, 80, 50, 25)),
+    "checkers": dict(lone_king_draw=1, man=100, king=150, tempo=2, back_rank=10, centre=6, balance=-2,
+                     king_mobility=3, runaway=(0, 60, 35, 15)),
+    "chapinas": dict(lone_king_draw=2, piece_numbers=2, man=100, king=320, tempo=2, back_rank=6, centre=5, balance=-3,
+                     king_mobility=2, runaway=(0, 80, 50, 25)),
+    "turkish": dict(lone_king_draw=1, man=100, king=250, tempo=3, back_rank=4, centre=4, balance=-2,
+                    king_mobility=2, runaway=(0, 80, 50, 25)),
+    "gothic-checkers": dict(lone_king_draw=1, man=100, king=200, tempo=2, back_rank=8, centre=5, balance=-2,
+                            king_mobility=3, runaway=(0, 70, 40, 20)),
+}

@@ -1,0 +1,234 @@
+"""The search: legal answers everywhere, exact wins and losses with their distance, the game's
+draw rules inside the tree, limits, stop, MultiPV and the bench signature."""
+
+import random
+import threading
+import time
+
+import pytest
+
+import engine
+from engine import Engine
+from conftest import random_game
+
+VARIANTS = engine.variants()
+
+
+@pytest.fixture(scope="module")
+def searcher():
+    return Engine(hash_mb=8)
+
+
+def solve(board, plies):
+    """Exact game value by exhaustive minimax over the public API: +n if the side to move wins
+    within n plies (its last move ending the game), -n if it loses within n plies, 0 if neither
+    can be forced within `plies`."""
+    best = None
+    outcome = board.outcome()
+    if outcome is not None:
+        if outcome.winner is None:
+            return 0
+        return -0.5 if outcome.winner != board.turn else 0.5     # the game ended before us
+    if plies == 0:
+        return 0
+    values = []
+    for move in board.legal_moves():
+        board.push(move)
+        v = solve(board, plies - 1)
+        board.pop()
+        if v == -0.5:
+            values.append(1)                    # our move ended the game with a win
+        elif v < 0:
+            values.append(-v + 1)
+        elif v > 0:
+            values.append(-(v + 1))
+        else:
+            values.append(0)
+    wins = [v for v in values if v > 0]
+    if wins:
+        return min(wins)
+    if all(v < 0 for v in values):
+        return min(values)                      # lose as late as possible
+    return 0
+
+
+def test_returns_a_legal_move_in_many_positions(searcher):
+    rng = random.Random(5)
+    for variant in VARIANTS:
+        for _ in range(12):
+            board = random_game(variant, rng, max_plies=rng.randint(0, 120))
+            if not board.legal_moves():
+                continue
+            fen = board.fen()
+            result = searcher.search(board, depth=4)
+            assert result.best_move in board.legal_moves(), (variant, fen)
+            assert board.fen() == fen                        # the board is left as it was
+            assert result.pv and result.pv[0] == result.best_move
+
+
+def test_forced_single_reply(searcher):
+    board = engine.Board("international", "W:W37,44:B11,22,32,39")   # IN-T1: only 37x6
+    result = searcher.search(board, depth=6)
+    assert str(result.best_move) == "37x6"
+    board = engine.Board("spanish", "B:W19,12,18,1,K10:B22")         # SP-T1: only 22x6
+    assert str(searcher.search(board, movetime=0.05).best_move) == "22x6"
+
+
+def test_no_legal_move():
+    result = Engine(1).search(engine.Board("international", "W:W46:B37,41"), depth=3)
+    assert result.best_move is None and result.mate == 0 and result.pv == []
+
+
+def test_win_in_one(searcher):
+    result = searcher.search(engine.Board("international", "W:W28:B23"), depth=5)
+    assert str(result.best_move) == "28x19" and result.mate == 1
+
+
+def test_international_shot_wins_material(searcher):
+    # 27-21! forces 16x27 and then 32x23 takes two men: a shot worth a man.
+    fen = ("W:W26,27,32,34,35,37,38,40,41,42,43,44,45,47,48,49,50:"
+           "B1,2,3,4,5,6,7,8,9,10,11,15,16,17,18,20,24")
+    board = engine.Board("international", fen)
+    result = searcher.search(board, depth=8)
+    assert str(result.best_move) == "27-21" and result.score > 80
+    board.push("27-21")
+    replies = board.legal_moves()
+    assert replies and all(m.is_capture for m in replies)
+    for reply in replies:
+        board.push(reply)
+        assert max(len(m.captured) for m in board.legal_moves()) >= 2
+        board.pop()
+
+
+def small_positions(variant, rng, count):
+    """Random positions with 2 to 4 pieces, mostly kings."""
+    names = sorted(engine.Board(variant).piece_map())
+    out = []
+    while len(out) < count:
+        squares = rng.sample(range(1, {"international": 51, "checkers": 33}[variant]), rng.randint(3, 4))
+        white = [f"K{s}" for s in squares[:2]]
+        black = [f"K{s}" for s in squares[2:]]
+        board = engine.Board(variant, f"{rng.choice('WB')}:W{','.join(white)}:B{','.join(black)}")
+        if board.outcome() is None:
+            out.append(board)
+    del names
+    return out
+
+
+@pytest.mark.parametrize("variant", ["checkers", "international"])
+def test_exact_distances_match_exhaustive_search(searcher, variant):
+    """In small endings, every forced win or loss within 5 plies is reported with its exact
+    distance, and nothing else is reported as won or lost."""
+    rng = random.Random(31 + len(variant))
+    checked = decided = 0
+    for board in small_positions(variant, rng, 60):
+        exact = solve(board, 5)
+        result = searcher.search(board, depth=7)
+        checked += 1
+        if exact > 0:
+            decided += 1
+            assert result.mate == (exact + 1) // 2, board.fen()
+        elif exact < 0:
+            decided += 1
+            assert result.mate == -((-exact) // 2), board.fen()
+        elif result.mate is not None:
+            plies = 2 * result.mate - 1 if result.mate > 0 else -2 * result.mate
+            assert plies > 5, board.fen()          # a longer win the search saw further
+    assert decided >= 5 and checked == 60
+
+
+def test_draw_rules_inside_the_tree(searcher):
+    # International: two kings against a lone king, 8 plies into the 5-move count: every line
+    # of the search meets the rule two plies on, so the position is a draw whatever it looks like.
+    from test_draw_rules import walk
+    board = walk(engine.Board("international", "W:WK1,K2:BK50"), 8)
+    result = searcher.search(board, depth=4)
+    assert result.score == 0 and result.mate is None
+    # Turkish: one piece against one is a draw at once, whatever the search finds.
+    result = searcher.search(engine.Board("turkish", "W:WKa1:Bh7"), depth=8)
+    assert result.score == 0
+
+
+def test_repetition_is_a_draw_in_the_tree(searcher):
+    # Kings only and no progress possible: the search must not score a shuffle as a gain.
+    board = engine.Board("checkers", "W:WK1,K2:BK31,K32")
+    result = searcher.search(board, depth=12)
+    assert abs(result.score) < 50
+
+
+def test_chapinas_values_decide_drawn_endings(searcher):
+    # A drawn ending (kings that cannot make progress) goes to the side with the higher sum of
+    # piece numbers: here White (19 + 18 against 0 + 1) is winning by the tiebreak.
+    board = engine.Board("chapinas", "W:WK1.19,K2.18:BK50.0,K49.1")
+    result = searcher.search(board, depth=10)
+    assert result.score > 0
+
+
+def test_multipv_returns_the_best_moves_in_order(searcher):
+    board = engine.Board("international")
+    result = searcher.search(board, depth=6, multipv=3)
+    assert len(result.lines) == 3
+    moves = [line.move for line in result.lines]
+    assert len(set(moves)) == 3 and all(m in board.legal_moves() for m in moves)
+    scores = [line.score for line in result.lines]
+    assert scores == sorted(scores, reverse=True)
+    assert result.best_move == moves[0]
+
+
+def test_info_callback_gets_one_line_per_iteration(searcher):
+    lines = []
+    searcher.search(engine.Board("checkers"), depth=5, info=lines.append)
+    assert [info.depth for info in lines] == [1, 2, 3, 4, 5]
+    text = str(lines[-1])
+    assert text.startswith("info depth 5 seldepth ") and " score cp " in text and " pv " in text
+
+
+def test_node_limit(searcher):
+    result = searcher.search(engine.Board("international"), nodes=20000)
+    assert result.nodes < 20000 + 5000 and result.best_move is not None
+
+
+def test_movetime_is_kept():
+    start = time.perf_counter()
+    result = Engine(8).search(engine.Board("international"), movetime=0.3)
+    assert time.perf_counter() - start < 1.0 and result.depth >= 4
+
+
+def test_clock_never_runs_out():
+    board = engine.Board("international")
+    start = time.perf_counter()
+    result = Engine(8).search(board, wtime=0.5, btime=0.5)
+    assert time.perf_counter() - start < 0.5 and result.best_move is not None
+
+
+def test_stop_ends_an_infinite_search_quickly():
+    searcher = Engine(16)
+    board = engine.Board("international")
+    results = []
+    thread = threading.Thread(target=lambda: results.append(searcher.search(board, infinite=True)))
+    thread.start()
+    time.sleep(0.3)
+    sent = time.perf_counter()
+    searcher.stop()
+    thread.join(5)
+    latency = time.perf_counter() - sent
+    assert not thread.is_alive() and latency < 0.2        # measured ~1 ms; 50 ms is the bar
+    assert results[0].best_move in board.legal_moves()
+
+
+def test_bench_signature_is_deterministic():
+    from engine.bench import run_bench
+    first, _ = run_bench(depth=6, hash_mb=4, report=None)
+    second, _ = run_bench(depth=6, hash_mb=4, report=None)
+    assert first == second > 10000
+
+
+def test_bad_limits_are_refused():
+    with pytest.raises(ValueError):
+        Engine(0)
+    with pytest.raises(ValueError):
+        Engine(8).search(engine.Board(), depth=-1)
+    with pytest.raises(ValueError):
+        Engine(8).search(engine.Board(), multipv=0)
+    with pytest.raises(TypeError):
+        Engine(8).search("W:W31:B1")
