@@ -47,7 +47,7 @@ def test_variants_command():
 def test_help_explains_every_command():
     out = run("--help")
     assert out.returncode == 0
-    for command in ("perft", "moves", "variants"):
+    for command in ("perft", "analyse", "bench", "moves", "variants"):
         assert command in out.stdout
     out = run("perft", "--help")
     assert "--divide" in out.stdout and "--fen" in out.stdout and "DEPTH" in out.stdout
@@ -62,3 +62,29 @@ def test_bad_input_gives_a_clear_error():
     assert out.returncode == 2
     out = run()
     assert out.returncode == 2 and "commands:" in out.stdout
+
+
+def test_analyse_prints_iterations_then_the_best_move():
+    out = run("analyse", "-v", "checkers", "--depth", "6")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.strip().splitlines()
+    assert [line.split()[2] for line in lines[:-1]] == ["1", "2", "3", "4", "5", "6"]
+    assert all(line.startswith("info depth ") for line in lines[:-1])
+    assert lines[-1].startswith("bestmove ")
+
+
+def test_analyse_multipv_and_no_move():
+    out = run("analyse", "--depth", "3", "--multipv", "2")
+    assert out.stdout.count("multipv 1") == 3 and out.stdout.count("multipv 2") == 3
+    out = run("analyse", "--fen", "W:W46:B37,41", "--depth", "3")
+    assert out.stdout.strip() == "bestmove (none): the side to move has no legal move"
+
+
+def test_bench_prints_a_deterministic_signature():
+    first = run("bench", "--depth", "5")
+    second = run("bench", "--depth", "5")
+    assert first.returncode == 0, first.stderr
+    sig1 = first.stdout.strip().splitlines()[-1].split()[0]
+    sig2 = second.stdout.strip().splitlines()[-1].split()[0]
+    assert sig1 == sig2 and int(sig1) > 1000
+    assert len(first.stdout.strip().splitlines()) == 13       # 12 positions and the total

@@ -1,0 +1,55 @@
+"""Check that the hot C-level functions make no Python API call (what `cython -a` shows in yellow).
+
+    python tools/check_hot_path.py
+
+Cythonizes the native modules to a temporary folder and lists, for each cdef function that the
+move generator and the search run, any CPython or Cython-runtime call in its C body. Exits 1 if
+one is found. Functions that are allowed to touch Python (the board's API methods) are not listed.
+"""
+
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent / "src" / "engine"
+HOT = {
+    "_draughts": ["step", "nearest", "add_capture", "man_captures", "king_captures",
+                  "men_that_capture", "gen_captures", "king_slide", "add_targets", "gen_quiet",
+                  "gen_moves", "count_moves", "capture_paths", "special_condition", "make_move",
+                  "unmake_move", "compute_key", "rule_draw", "perft_c", "evaluate_pos",
+                  "_number_sum", "_values_result", "_op_generate", "_op_generate_captures",
+                  "_op_make", "_op_unmake", "_op_key", "_op_evaluate", "_op_rule_end",
+                  "_op_draw_result"],
+    "_search": ["now", "score_to_tt", "score_from_tt", "tt_probe", "tt_store", "check_limits",
+                "do_move", "undo_move", "is_repetition", "rule_score", "update_pv", "pick_next",
+                "swap_moves", "qsearch", "negamax", "search_root"],
+}
+ALLOWED = {"__Pyx_RefNannyDeclarations", "__Pyx_RefNannySetupContext", "__Pyx_RefNannyFinishContext"}
+
+
+def main() -> int:
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for module, functions in HOT.items():
+            c_file = Path(tmp) / f"{module}.c"
+            subprocess.run([sys.executable, "-m", "cython", "-3", "-I", str(ROOT),
+                            str(ROOT / f"{module}.pyx"), "-o", str(c_file)], check=True)
+            source = c_file.read_text()
+            for fn in functions:
+                pattern = (r"static[^\n;]*__pyx_f_6engine_\d+" + re.escape(module) + "_" +
+                           re.escape(fn) + r"\([^;{]*\)\s*\{(.*?)\n\}\n")
+                match = re.search(pattern, source, re.S)
+                if not match:
+                    print(f"{module}.{fn}: not found (inlined away or renamed?)")
+                    continue
+                calls = set(re.findall(r"\b(Py[A-Z]\w+|__Pyx_\w+)", match.group(1))) - ALLOWED
+                status = "clean" if not calls else "PYTHON: " + ", ".join(sorted(calls))
+                bad += bool(calls)
+                print(f"{module}.{fn}: {status}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
