@@ -17,6 +17,8 @@ commands:
   perft      count the legal move sequences of a given length (move-generator check and speed)
   analyse    search a position and print each finished iteration (depth, score, PV)
   bench      search fixed positions of every game: total nodes (a signature) and speed
+  uci        speak the UCI-style protocol on standard input/output (for GUIs and match runners)
+  hub        speak the Hub protocol (Scan's, version 2) for draughts GUIs
   moves      show a position, its legal moves and whether the game has ended
   variants   list the implemented variants
 
@@ -75,6 +77,16 @@ def cmd_bench(args) -> int:
     nodes, seconds = run_bench(args.depth, args.hash)
     print(f"{nodes} nodes {nodes / max(seconds, 1e-9):.0f} nps ({seconds:.2f} s)")
     return 0
+
+
+def cmd_uci(args) -> int:
+    from .uci import main as uci_main
+    return uci_main()
+
+
+def cmd_hub(args) -> int:
+    from .hub import main as hub_main
+    return hub_main()
 
 
 def cmd_moves(args) -> int:
@@ -142,6 +154,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hash", type=int, default=DEFAULT_HASH_MB,
                    help=f"hash table size in MB (default {DEFAULT_HASH_MB})")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("uci", help="UCI-style protocol on stdin/stdout",
+                       description="Speak the UCI-style protocol: standard UCI commands with this "
+                       "project's FEN and move strings; the UCI_Variant option picks the game.")
+    p.set_defaults(func=cmd_uci)
+    p = sub.add_parser("hub", help="Hub protocol on stdin/stdout",
+                       description="Speak the Hub protocol (version 2, as Scan 3 and the Hub GUI). "
+                       "The variant parameter picks the draughts game.")
+    p.set_defaults(func=cmd_hub)
 
     p = sub.add_parser("moves", help="show a position and its legal moves",
                        description="Print the board, its FEN, the legal moves in canonical "

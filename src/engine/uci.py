@@ -1,0 +1,269 @@
+"""The UCI-style protocol: ``python -m engine uci`` (or the ``dimensiones-uci`` command).
+
+Standard UCI, with this project's FEN and move strings (NOTATION.md) and a ``UCI_Variant`` combo
+option naming every implemented game, as Fairy-Stockfish does. Anything malformed is answered
+with ``info string error ...`` and changes nothing; the engine never dies on input."""
+
+from __future__ import annotations
+
+import sys
+import threading
+
+from . import Board, __version__, divide, variants
+from .errors import EngineError
+from .protocol import ENGINE_AUTHOR, ENGINE_NAME, Session
+
+MAX_HASH = 65536
+MAX_MULTIPV = 64
+
+
+class UciSession(Session):
+    def __init__(self, out=None):
+        super().__init__(out)
+        self.multipv = 1
+        self.move_overhead = 30          # ms kept back from the clock for transmission delays
+        self._release = threading.Event()
+        self._ponder_limits: dict = {}
+        self._timer: threading.Timer | None = None
+
+    def error(self, text: str) -> None:
+        self.send(f"info string error {text}")
+
+    # -- dispatch ---------------------------------------------------------------------------
+
+    def handle(self, line: str) -> None:
+        tokens = line.strip().split()
+        if not tokens:
+            return
+        command, args = tokens[0], tokens[1:]
+        handler = getattr(self, f"cmd_{command}", None)
+        if handler is None:
+            self.error(f"unknown command '{command}'")
+            return
+        try:
+            handler(args)
+        except EngineError as exc:
+            self.error(str(exc))
+
+    def cmd_uci(self, args):
+        self.send(f"id name {ENGINE_NAME} {__version__}")
+        self.send(f"id author {ENGINE_AUTHOR}")
+        self.send(f"option name Hash type spin default {self.hash_mb} min 1 max {MAX_HASH}")
+        self.send("option name Clear Hash type button")
+        self.send(f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")
+        self.send(f"option name Move Overhead type spin default {self.move_overhead} min 0 max 5000")
+        self.send("option name Ponder type check default false")
+        self.send(f"option name UCI_Variant type combo default {self.variant} "
+                  + " ".join(f"var {v}" for v in variants()))
+        self.send("uciok")
+
+    def cmd_isready(self, args):
+        self.send("readyok")
+
+    def cmd_quit(self, args):
+        self._release.set()
+        self.stop_search()
+        self.quit = True
+
+    def cmd_stop(self, args):
+        self._release.set()
+        self.stop_search()
+
+    def cmd_ucinewgame(self, args):
+        self.cmd_stop(args)
+        self.engine.new_game()
+        self.board = Board(self.variant)
+
+    def cmd_setoption(self, args):
+        if not args or args[0] != "name":
+            self.error("setoption needs 'name <option> [value <value>]'")
+            return
+        text = " ".join(args[1:])
+        name, _, value = text.partition(" value ")
+        name, value = name.strip(), value.strip()
+        if text.endswith(" value"):
+            name, value = text[:-6].strip(), ""
+        key = name.lower()
+        if key == "hash":
+            number = self._int(value, 1, MAX_HASH, name)
+            if number is not None:
+                self.cmd_stop([])
+                self.engine.resize(number)
+                self.hash_mb = number
+        elif key == "clear hash":
+            self.cmd_stop([])
+            self.engine.new_game()
+        elif key == "multipv":
+            number = self._int(value, 1, MAX_MULTIPV, name)
+            if number is not None:
+                self.multipv = number
+        elif key == "move overhead":
+            number = self._int(value, 0, 5000, name)
+            if number is not None:
+                self.move_overhead = number
+        elif key == "ponder":
+            if value.lower() not in ("true", "false"):
+                self.error(f"option Ponder takes true or false, not '{value}'")
+        elif key == "uci_variant":
+            if value not in variants():
+                self.error(f"unknown variant '{value}' (known: {' '.join(variants())})")
+                return
+            self.cmd_stop([])
+            self.variant = value
+            self.board = Board(value)
+            self.engine.new_game()
+        else:
+            self.error(f"unknown option '{name}'")
+
+    def _int(self, value, low, high, name):
+        try:
+            number = int(value)
+        except ValueError:
+            self.error(f"option {name} needs a number, not '{value}'")
+            return None
+        if not low <= number <= high:
+            self.error(f"option {name} must be between {low} and {high}, not {number}")
+            return None
+        return number
+
+    def cmd_position(self, args):
+        if not args:
+            self.error("position needs 'startpos' or 'fen <fen>'")
+            return
+        if "moves" in args:
+            cut = args.index("moves")
+            spec, moves = args[:cut], args[cut + 1:]
+        else:
+            spec, moves = args, []
+        if spec[0] == "startpos" and len(spec) == 1:
+            board = Board(self.variant)
+        elif spec[0] == "fen" and len(spec) > 1:
+            board = Board(self.variant, " ".join(spec[1:]))
+        else:
+            self.error(f"position needs 'startpos' or 'fen <fen>', not '{' '.join(spec)}'")
+            return
+        for i, move in enumerate(moves):
+            try:
+                board.push(move)
+            except EngineError as exc:
+                self.error(f"move {i + 1} of the list: {exc}")
+                return
+        self.cmd_stop([])
+        self.board = board
+
+    def cmd_d(self, args):
+        for line in str(self.board).splitlines():
+            self.send(line)
+        self.send(f"Fen: {self.board.fen()}")
+        self.send(f"Key: {self.board.zobrist_hash():016X}")
+
+    def cmd_go(self, args):
+        limits, ponder, perft = self._parse_go(args)
+        if limits is None:
+            return
+        if perft is not None:
+            self.cmd_stop([])
+            total = 0
+            for move, count in divide(self.board, perft).items() if perft > 0 else []:
+                self.send(f"{move}: {count}")
+                total += count
+            self.send("")
+            self.send(f"Nodes searched: {total if perft > 0 else 1}")
+            return
+        self.cmd_stop([])
+        self._release.clear()
+        hold = limits.get("infinite", False) or ponder
+        if ponder:
+            self._ponder_limits = {k: limits.pop(k) for k in list(limits)
+                                   if k in ("wtime", "btime", "winc", "binc", "movestogo", "movetime")}
+            limits["infinite"] = True
+        board = self.board.copy()
+        self.start_search(self._run_search, board, limits, hold)
+
+    def _parse_go(self, args):
+        limits: dict = {"multipv": self.multipv}
+        ponder = False
+        perft = None
+        seconds = {"wtime", "btime", "winc", "binc", "movetime"}
+        counts = {"depth", "nodes", "movestogo", "perft", "mate"}
+        i = 0
+        while i < len(args):
+            word = args[i]
+            if word in ("infinite", "ponder"):
+                if word == "infinite":
+                    limits["infinite"] = True
+                else:
+                    ponder = True
+                i += 1
+                continue
+            if word == "searchmoves":
+                self.error("go searchmoves is not supported")
+                return None, False, None
+            if word not in seconds | counts:
+                self.error(f"unknown go parameter '{word}'")
+                return None, False, None
+            if i + 1 >= len(args):
+                self.error(f"go {word} needs a value")
+                return None, False, None
+            try:
+                value = int(args[i + 1])
+            except ValueError:
+                self.error(f"go {word} needs a number, not '{args[i + 1]}'")
+                return None, False, None
+            if value < 0 and word not in ("wtime", "btime"):
+                self.error(f"go {word} must not be negative")
+                return None, False, None
+            if word == "perft":
+                perft = value
+            elif word == "mate":
+                limits["depth"] = 2 * value + 1
+            elif word in seconds:
+                ms = value
+                if word in ("wtime", "btime", "movetime"):
+                    ms = max(1, value - self.move_overhead)
+                limits[word] = ms / 1000
+            else:
+                limits[word] = value
+            i += 2
+        return limits, ponder, perft
+
+    def _run_search(self, board, limits, hold):
+        result = self.engine.search(board, info=lambda info: self.send(str(info)), **limits)
+        if hold:
+            self._release.wait()          # infinite or ponder: the move waits for stop/ponderhit
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if result.best_move is None:
+            self.send("bestmove (none)")
+        elif len(result.pv) > 1:
+            self.send(f"bestmove {result.best_move} ponder {result.pv[1]}")
+        else:
+            self.send(f"bestmove {result.best_move}")
+
+    def cmd_ponderhit(self, args):
+        """The expected move was played: the ponder search goes on under the real clock."""
+        if not self.searching:
+            return
+        limits = self._ponder_limits
+        budget = limits.get("movetime")
+        if budget is None:
+            clock = limits.get("wtime" if int(self.board.turn) == 0 else "btime")
+            inc = limits.get("winc" if int(self.board.turn) == 0 else "binc", 0)
+            if clock is not None:
+                budget = min(clock / (limits.get("movestogo") or 30) + inc * 0.75, clock * 0.5)
+        self._release.set()
+        if budget is not None:
+            self._timer = threading.Timer(budget, self.engine.stop)
+            self._timer.daemon = True
+            self._timer.start()
+
+
+def main(argv=None) -> int:
+    session = UciSession()
+    session.loop(sys.stdin)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
