@@ -13,6 +13,23 @@ cdef int _op_generate_captures(const void* ctx, const void* pos, SMove* out) noe
     return gen_captures(<const Pos*>pos, <const Rules*>ctx, <DMove*>out, &g)
 
 
+cdef int _op_has_quiet_move(const void* ctx, const void* pos) noexcept nogil:
+    cdef const Rules* R = <const Rules*>ctx
+    cdef const Pos* p = <const Pos*>pos
+    cdef int us = p.stm, i
+    cdef u64 empty = R.valid & ~(p.pieces[0] | p.pieces[1])
+    cdef u64 men = p.pieces[us] & ~p.kings, kings = p.pieces[us] & p.kings
+    for i in range(R.n_man_move):
+        if step(R, men, R.man_move[us][i]) & empty:
+            return 1
+    for i in range(R.n_king_dir):
+        if step(R, kings, R.king_dir[i]) & empty:
+            return 1
+    if R.lateral and (step(R, kings & R.promo[us], 8) | step(R, kings & R.promo[us], 9)) & empty:
+        return 1
+    return 0
+
+
 cdef void _op_make(const void* ctx, void* pos, const SMove* m, void* undo) noexcept nogil:
     make_move(<Pos*>pos, <const Rules*>ctx, <const DMove*>m, <Undo*>undo)
 
@@ -83,6 +100,7 @@ cdef void _fill_ops(int vid):
     o.captures_forced = 1
     o.generate = _op_generate
     o.generate_captures = _op_generate_captures
+    o.has_quiet_move = _op_has_quiet_move
     o.make = _op_make
     o.unmake = _op_unmake
     o.key = _op_key

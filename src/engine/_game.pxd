@@ -30,6 +30,8 @@ ctypedef struct GameOps:
     # Legal moves; captures only (for quiescence: when captures_forced these are all legal moves).
     int (*generate)(const void* ctx, const void* pos, SMove* out) noexcept nogil
     int (*generate_captures)(const void* ctx, const void* pos, SMove* out) noexcept nogil
+    # Whether a non-capturing move exists (quiescence leaves: no move at all is a loss).
+    int (*has_quiet_move)(const void* ctx, const void* pos) noexcept nogil
     void (*make)(const void* ctx, void* pos, const SMove* m, void* undo) noexcept nogil
     void (*unmake)(const void* ctx, void* pos, const SMove* m, const void* undo) noexcept nogil
     u64 (*key)(const void* pos) noexcept nogil

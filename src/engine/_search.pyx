@@ -227,6 +227,8 @@ cdef int qsearch(Search* S, int alpha, int beta, int ply) noexcept nogil:
     order = S.order + ply * SEARCH_MAX_MOVES
     n = S.ops.generate_captures(S.ctx, S.pos, moves)
     if n == 0:
+        if not S.ops.has_quiet_move(S.ctx, S.pos):
+            return -MATE + ply         # no legal move at all: lost
         return S.ops.evaluate(S.ctx, S.pos)
     if S.ops.captures_forced:
         best = -INF               # the capture must be played: no standing pat

@@ -1,0 +1,180 @@
+"""UCI-style protocol transcripts, every error case, and a real client (python-chess)."""
+
+import io
+import subprocess
+import sys
+import time
+
+import pytest
+
+from engine.uci import UciSession
+
+
+class Transcript:
+    def __init__(self):
+        self.out = io.StringIO()
+        self.session = UciSession(self.out)
+        self.read = 0
+
+    def send(self, *lines, wait=True):
+        for line in lines:
+            self.session.handle(line)
+        if wait:
+            self.session.wait(30)
+        text = self.out.getvalue()
+        new, self.read = text[self.read:], len(text)
+        return new.splitlines()
+
+
+@pytest.fixture
+def uci():
+    t = Transcript()
+    yield t
+    t.session.handle("quit")
+
+
+def test_handshake(uci):
+    assert uci.send("uci") == [
+        "id name Dimensiones 0.1.0",
+        "id author the Dimensiones developers",
+        "option name Hash type spin default 64 min 1 max 65536",
+        "option name Clear Hash type button",
+        "option name MultiPV type spin default 1 min 1 max 64",
+        "option name Move Overhead type spin default 30 min 0 max 5000",
+        "option name Ponder type check default false",
+        "option name UCI_Variant type combo default international var international var spanish "
+        "var checkers var chapinas var turkish var gothic-checkers",
+        "uciok",
+    ]
+    assert uci.send("isready") == ["readyok"]
+
+
+def fen_of(uci):
+    return [line for line in uci.send("d") if line.startswith("Fen: ")][0][5:]
+
+
+def test_position_and_moves(uci):
+    uci.send("position startpos moves 32-28 19-23 28x19 14x23")
+    assert fen_of(uci) == ("W:W31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:"
+                           "B1,2,3,4,5,6,7,8,9,10,11,12,13,15,16,17,18,20,23")
+    uci.send("position fen B:WK50:B1-3")
+    assert fen_of(uci) == "B:WK50:B1,2,3"
+
+
+def test_go_depth_reports_each_iteration_then_bestmove(uci):
+    uci.send("position fen W:W28:B23")
+    lines = uci.send("go depth 3")
+    assert [line.split()[2] for line in lines[:-1]] == ["1", "2", "3"]
+    assert all(" score mate 1 " in line and line.endswith(" pv 28x19") for line in lines[:-1])
+    assert lines[-1] == "bestmove 28x19"
+
+
+def test_info_line_fields(uci):
+    lines = uci.send("position startpos", "go depth 4")
+    fields = lines[-2].split()
+    for key in ("depth", "seldepth", "score", "nodes", "nps", "time", "hashfull", "pv"):
+        assert key in fields
+    assert lines[-1].startswith("bestmove ") and " ponder " in lines[-1]
+
+
+def test_multipv_and_variant(uci):
+    uci.send("setoption name UCI_Variant value checkers", "position startpos")
+    assert fen_of(uci).startswith("B:W21,22")
+    lines = uci.send("setoption name MultiPV value 3", "go depth 2")
+    assert sum(" multipv " in line for line in lines) == 6
+    assert lines[-1].split()[1] in {"9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"}
+
+
+def test_go_perft(uci):
+    lines = uci.send("go perft 3")
+    import engine
+    assert lines[-1] == "Nodes searched: 658" and lines[-2] == ""
+    expected = engine.divide(engine.Board("international"), 3)
+    assert lines[:-2] == [f"{move}: {count}" for move, count in expected.items()]
+
+
+def test_infinite_search_waits_for_stop(uci):
+    uci.send("position startpos", "go infinite", wait=False)
+    time.sleep(0.3)
+    assert not any(line.startswith("bestmove") for line in uci.out.getvalue().splitlines())
+    start = time.perf_counter()
+    lines = uci.send("stop")
+    assert time.perf_counter() - start < 0.5
+    assert lines[-1].startswith("bestmove ")
+
+
+def test_ponder_then_ponderhit(uci):
+    uci.send("position startpos moves 32-28", "go ponder wtime 2000 btime 2000 movetime 300",
+             wait=False)
+    time.sleep(0.2)
+    assert "bestmove" not in uci.out.getvalue()
+    start = time.perf_counter()
+    lines = uci.send("ponderhit")
+    assert time.perf_counter() - start < 1.5
+    assert lines[-1].startswith("bestmove ")
+
+
+def test_go_with_a_clock(uci):
+    uci.send("position startpos")
+    start = time.perf_counter()
+    lines = uci.send("go wtime 1000 btime 1000 winc 0 binc 0")
+    assert time.perf_counter() - start < 1.0 and lines[-1].startswith("bestmove ")
+
+
+ERRORS = [
+    ("foo", "info string error unknown command 'foo'"),
+    ("position", "info string error position needs 'startpos' or 'fen <fen>'"),
+    ("position fen W:W31:X1", "info string error FEN 'W:W31:X1': piece list 'X1' must start with W or B"),
+    ("position startpos moves 32-28 32-27",
+     "info string error move 2 of the list: '32-27' is not a legal move in "
+     "B:W28,31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:"
+     "B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20"),
+    ("position startpos moves 99-98", "info string error move 1 of the list: move '99-98': "
+                                      "'99' is not a square of international"),
+    ("setoption name Hash value 0", "info string error option Hash must be between 1 and 65536, not 0"),
+    ("setoption name Hash value big", "info string error option Hash needs a number, not 'big'"),
+    ("setoption name Colour value red", "info string error unknown option 'Colour'"),
+    ("setoption Hash 5", "info string error setoption needs 'name <option> [value <value>]'"),
+    ("setoption name UCI_Variant value chess",
+     "info string error unknown variant 'chess' (known: international spanish checkers chapinas "
+     "turkish gothic-checkers)"),
+    ("go depth", "info string error go depth needs a value"),
+    ("go depth x", "info string error go depth needs a number, not 'x'"),
+    ("go sideways 3", "info string error unknown go parameter 'sideways'"),
+    ("go nodes -5", "info string error go nodes must not be negative"),
+]
+
+
+@pytest.mark.parametrize("command,answer", ERRORS)
+def test_errors_leave_the_position_as_it_was(uci, command, answer):
+    uci.send("position startpos moves 32-28")
+    before = fen_of(uci)
+    assert uci.send(command) == [answer]
+    assert fen_of(uci) == before
+    assert uci.send("isready") == ["readyok"]
+
+
+def test_never_dies_on_garbage(uci):
+    for line in ["\x00\x01", "position fen", "go " * 50, "setoption name", "ucinewgame extra",
+                 "position startpos moves", "é" * 10, "go perft -1"]:
+        uci.send(line)
+    assert uci.send("isready") == ["readyok"]
+
+
+def test_process_with_python_chess_client():
+    import chess.engine as chess_engine
+    engine = chess_engine.SimpleEngine.popen_uci([sys.executable, "-m", "engine", "uci"])
+    try:
+        assert engine.id["name"] == "Dimensiones 0.1.0"
+        assert set(engine.options) >= {"Hash", "MultiPV", "UCI_Variant"}
+        assert engine.options["UCI_Variant"].var[:3] == ["international", "spanish", "checkers"]
+        assert engine.options["Hash"].default == 64
+    finally:
+        engine.quit()
+
+
+def test_process_end_of_input_quits():
+    out = subprocess.run([sys.executable, "-m", "engine", "uci"], input="uci\nposition startpos\n"
+                         "go depth 2\n", capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0
+    assert "uciok" in out.stdout
