@@ -47,7 +47,7 @@ def test_variants_command():
 def test_help_explains_every_command():
     out = run("--help")
     assert out.returncode == 0
-    for command in ("perft", "analyse", "bench", "moves", "variants"):
+    for command in ("perft", "analyse", "bench", "match", "uci", "hub", "moves", "variants"):
         assert command in out.stdout
     out = run("perft", "--help")
     assert "--divide" in out.stdout and "--fen" in out.stdout and "DEPTH" in out.stdout
@@ -88,3 +88,24 @@ def test_bench_prints_a_deterministic_signature():
     sig2 = second.stdout.strip().splitlines()[-1].split()[0]
     assert sig1 == sig2 and int(sig1) > 1000
     assert len(first.stdout.strip().splitlines()) == 13       # 12 positions and the total
+
+
+def test_match_command_runs_and_summarises(tmp_path):
+    pdn_path = tmp_path / "m.pdn"
+    out = run("match", "--games", "2", "--tc", "0.02", "--pdn", str(pdn_path), "--sprt", "0", "10")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.strip().splitlines()
+    assert lines[1].startswith("dimensiones-1 vs dimensiones-2, international, 2 games, 0.02s/move")
+    assert sum(line.startswith("game ") for line in lines) == 2
+    assert lines[-4].startswith("dimensiones-1 vs dimensiones-2: 2 games, +")
+    assert lines[-2].startswith("Elo ") and lines[-1].startswith("SPRT: LLR ")
+    assert pdn_path.read_text().count("[Event ") == 2
+
+
+def test_match_command_errors():
+    out = run("match", "--tc", "fast")
+    assert out.returncode == 2 and "time control 'fast'" in out.stderr
+    out = run("match", "--engine", "a", "--engine", "b", "--engine", "c")
+    assert out.returncode == 2 and "two engines" in out.stderr
+    out = run("match", "--variant", "chapinas", "--engine", "hub:dame hub")
+    assert out.returncode == 2 and "Hub protocol" in out.stderr

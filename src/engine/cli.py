@@ -17,6 +17,7 @@ commands:
   perft      count the legal move sequences of a given length (move-generator check and speed)
   analyse    search a position and print each finished iteration (depth, score, PV)
   bench      search fixed positions of every game: total nodes (a signature) and speed
+  match      play two engines (UCI or Hub) against each other: Elo, SPRT, PDN records
   uci        speak the UCI-style protocol on standard input/output (for GUIs and match runners)
   hub        speak the Hub protocol (Scan's, version 2) for draughts GUIs
   moves      show a position, its legal moves and whether the game has ended
@@ -76,6 +77,43 @@ def cmd_analyse(args) -> int:
 def cmd_bench(args) -> int:
     nodes, seconds = run_bench(args.depth, args.hash)
     print(f"{nodes} nodes {nodes / max(seconds, 1e-9):.0f} nps ({seconds:.2f} s)")
+    return 0
+
+
+def cmd_match(args) -> int:
+    import random
+
+    from .match import (EngineSpec, Match, default_engine_command, parse_time_control,
+                        random_openings, read_openings, summary)
+
+    texts = args.engine or []
+    if len(texts) > 2:
+        raise EngineError("a match has two engines: give --engine at most twice")
+    while len(texts) < 2:
+        texts.insert(0, default_engine_command())     # this engine plays first
+    specs = [EngineSpec.parse(t) for t in texts]
+    for spec, name in zip(specs, args.name or []):
+        spec.name = name
+    tc = parse_time_control(args.tc)
+    tc.tolerance = args.tolerance
+    Match(specs, args.variant, tc, [])            # checks engines against the variant first
+    pairs = (args.games + 1) // 2
+    if args.openings:
+        openings = read_openings(args.openings, args.variant)
+        openings = (openings * (pairs // len(openings) + 1))[:pairs]
+    else:
+        print(f"choosing {pairs} balanced openings of {args.random_plies} random plies...", flush=True)
+        openings = random_openings(args.variant, pairs, args.random_plies, random.Random(args.seed))
+    sprt = None
+    if args.sprt:
+        sprt = (args.sprt[0], args.sprt[1], args.alpha, args.beta)
+    match = Match(specs, args.variant, tc, openings, args.concurrency, args.pdn, sprt)
+    print(f"{match.names[0]} vs {match.names[1]}, {args.variant}, {2 * pairs} games, {tc}, "
+          f"{args.concurrency} at a time" + (f", games saved to {args.pdn}" if args.pdn else ""),
+          flush=True)
+    result = match.run()
+    for line in summary(result):
+        print(line)
     return 0
 
 
@@ -155,6 +193,38 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"hash table size in MB (default {DEFAULT_HASH_MB})")
     p.set_defaults(func=cmd_bench)
 
+    p = sub.add_parser("match", help="engine-vs-engine match",
+                       description="Play two engines against each other in pairs of games from "
+                       "the same opening with colours swapped. Each --engine is a command line, "
+                       "prefixed with hub: for a Hub engine (uci: is the default); without "
+                       "--engine, this engine plays itself. An engine that crashes, runs out of "
+                       "time or plays an illegal move loses that game and is restarted. Prints a "
+                       "line per game, then wins/draws/losses, the Elo difference with its 95%% "
+                       "interval and, with --sprt, the SPRT verdict.",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog="example: python -m engine match --engine 'hub:dame hub' "
+                       "--games 200 --tc 2+0.1 --concurrency 2 --pdn games.pdn")
+    p.add_argument("--engine", "-e", action="append", metavar="CMD",
+                   help="an engine command, e.g. 'hub:dame hub' (give twice)")
+    p.add_argument("--name", action="append", help="a display name per engine, in order")
+    p.add_argument("--variant", "-v", default="international", choices=variants())
+    p.add_argument("--games", "-n", type=int, default=10, help="number of games (rounded up to pairs)")
+    p.add_argument("--tc", default="0.1",
+                   help="time control: SECONDS per move, or BASE+INC in seconds (default 0.1)")
+    p.add_argument("--tolerance", type=float, default=0.1,
+                   help="seconds an engine may overrun before it forfeits (default 0.1)")
+    p.add_argument("--concurrency", "-c", type=int, default=1, help="games played at once")
+    p.add_argument("--openings", help="a file of FENs, one per line (default: random openings)")
+    p.add_argument("--random-plies", type=int, default=4,
+                   help="plies of the random openings, checked to be roughly balanced (default 4)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the random openings")
+    p.add_argument("--pdn", help="save every game to this PDN file")
+    p.add_argument("--sprt", type=float, nargs=2, metavar=("ELO0", "ELO1"),
+                   help="run an SPRT of H0: elo = ELO0 against H1: elo = ELO1 and stop on a verdict")
+    p.add_argument("--alpha", type=float, default=0.05, help="SPRT false positive rate")
+    p.add_argument("--beta", type=float, default=0.05, help="SPRT false negative rate")
+    p.set_defaults(func=cmd_match)
+
     p = sub.add_parser("uci", help="UCI-style protocol on stdin/stdout",
                        description="Speak the UCI-style protocol: standard UCI commands with this "
                        "project's FEN and move strings; the UCI_Variant option picks the game.")
@@ -182,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    for name in ("depth", "nodes", "movetime", "hash"):
+    for name in ("depth", "nodes", "movetime", "hash", "games", "concurrency", "random_plies"):
         value = getattr(args, name, None)
         if value is not None and value < 0:
             parser.error(f"{name} must be 0 or more")

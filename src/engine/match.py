@@ -1,0 +1,521 @@
+"""Engine-vs-engine matches: ``python -m engine match``.
+
+Two engines (any command that speaks UCI or Hub: this engine, another build of it, ``dame hub``)
+play pairs of games from the same opening with colours swapped. This module referees: it keeps
+the position and the clocks, asks each engine for its move, and ends games by the variant's own
+rules. An engine that crashes, overruns its time or plays an illegal move loses that game (the
+reason is recorded), is restarted, and the match goes on. Every game is saved as PDN.
+"""
+
+from __future__ import annotations
+
+import queue
+import random
+import shlex
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+
+from . import Board, Engine
+from .errors import EngineError
+from .hub import HUB_VARIANTS, position_string
+from .stats import elo_estimate, sprt_bounds, sprt_verdict
+
+HANDSHAKE_TIMEOUT = 20.0
+
+
+class EngineFailure(Exception):
+    """The engine crashed, timed out or said something that cannot be played."""
+
+
+@dataclass
+class TimeControl:
+    """Either a fixed time per move or a clock with base time and increment (seconds)."""
+
+    movetime: float | None = None
+    base: float | None = None
+    inc: float = 0.0
+    tolerance: float = 0.1            # an engine may overrun by this much before it forfeits
+
+    def __str__(self) -> str:
+        if self.movetime is not None:
+            return f"{self.movetime:g}s/move"
+        return f"{self.base:g}+{self.inc:g}"
+
+
+def parse_time_control(text: str) -> TimeControl:
+    """``0.1`` or ``0.1/move`` (per move), ``10+0.1`` (base + increment), in seconds."""
+    try:
+        if "+" in text:
+            base, inc = text.split("+", 1)
+            tc = TimeControl(base=float(base), inc=float(inc))
+        else:
+            tc = TimeControl(movetime=float(text.removesuffix("/move")))
+    except ValueError:
+        raise EngineError(f"time control {text!r}: expected SECONDS or BASE+INC") from None
+    if (tc.movetime is not None and tc.movetime <= 0) or (tc.base is not None and tc.base <= 0) \
+            or tc.inc < 0:
+        raise EngineError(f"time control {text!r} must be positive")
+    return tc
+
+
+@dataclass
+class EngineSpec:
+    command: str
+    protocol: str = "uci"
+    name: str = ""
+
+    @classmethod
+    def parse(cls, text: str) -> "EngineSpec":
+        """``[uci:|hub:]COMMAND``; the name is the command's first word unless given later."""
+        protocol = "uci"
+        for prefix in ("uci:", "hub:"):
+            if text.startswith(prefix):
+                protocol, text = prefix[:-1], text[len(prefix):]
+        if not text.strip():
+            raise EngineError("empty engine command")
+        words = shlex.split(text)
+        name = "dimensiones" if words[1:3] == ["-m", "engine"] else words[0].rsplit("/", 1)[-1]
+        return cls(text.strip(), protocol, name)
+
+
+class EngineProcess:
+    """One running engine, spoken to in its protocol. Lines are read by a thread into a queue so
+    that every wait has a deadline."""
+
+    def __init__(self, spec: EngineSpec, variant: str):
+        self.spec = spec
+        self.variant = variant
+        self.proc: subprocess.Popen | None = None
+        self.lines: queue.Queue = queue.Queue()
+
+    # -- process ----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        try:
+            self.proc = subprocess.Popen(shlex.split(self.spec.command), stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                         text=True, bufsize=1)
+        except OSError as exc:
+            raise EngineFailure(f"cannot start {self.spec.command!r}: {exc}") from None
+        self.lines = queue.Queue()
+        threading.Thread(target=self._reader, args=(self.proc, self.lines), daemon=True).start()
+        self._handshake()
+
+    @staticmethod
+    def _reader(proc, lines):
+        for line in proc.stdout:
+            lines.put(line.rstrip("\n"))
+        lines.put(None)                       # end of output: the process is gone
+
+    def send(self, line: str) -> None:
+        if self.proc is None:
+            raise EngineFailure("the engine could not be started")
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except (OSError, ValueError):
+            raise EngineFailure("the engine closed its input (crashed?)") from None
+
+    def expect(self, predicate, deadline: float) -> str:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise EngineFailure("no answer in time")
+            try:
+                line = self.lines.get(timeout=left)
+            except queue.Empty:
+                raise EngineFailure("no answer in time") from None
+            if line is None:
+                raise EngineFailure(f"the engine exited (code {self.proc.poll()})")
+            if predicate(line):
+                return line
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        try:
+            self.send("quit")
+        except EngineFailure:
+            pass
+        try:
+            self.proc.wait(1.0)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+
+    def restart(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+        try:
+            self.start()
+        except EngineFailure:
+            if self.proc is not None:
+                self.proc.kill()
+                self.proc.wait()
+                self.proc = None
+            raise
+
+    # -- protocol ---------------------------------------------------------------------------
+
+    def _handshake(self) -> None:
+        deadline = time.monotonic() + HANDSHAKE_TIMEOUT
+        if self.spec.protocol == "uci":
+            self.send("uci")
+            self.expect(lambda l: l.strip() == "uciok", deadline)
+            self.send(f"setoption name UCI_Variant value {self.variant}")
+            self.send("isready")
+            self.expect(lambda l: l.strip() == "readyok", deadline)
+        else:
+            self.send("hub")
+            self.expect(lambda l: l.strip() == "wait", deadline)
+            self.send(f"set-param name=variant value={self.variant}")
+            self.send("init")
+            self.expect(lambda l: l.strip() == "ready", deadline)
+
+    def new_game(self) -> None:
+        deadline = time.monotonic() + HANDSHAKE_TIMEOUT
+        if self.spec.protocol == "uci":
+            self.send("ucinewgame")
+            self.send("isready")
+            self.expect(lambda l: l.strip() == "readyok", deadline)
+        else:
+            self.send("new-game")
+            self.send("ping")
+            self.expect(lambda l: l.strip() == "pong", deadline)
+
+    def go(self, start: Board, moves: list, tc: TimeControl, clocks: list[float], turn: int,
+           deadline: float) -> str:
+        """Ask for a move in the position after `moves` from `start`; returns the move text."""
+        if self.spec.protocol == "uci":
+            listed = " ".join(str(m) for m in moves)
+            self.send(f"position fen {start.fen()}" + (f" moves {listed}" if moves else ""))
+            if tc.movetime is not None:
+                self.send(f"go movetime {int(tc.movetime * 1000)}")
+            else:
+                self.send(f"go wtime {int(clocks[0] * 1000)} btime {int(clocks[1] * 1000)} "
+                          f"winc {int(tc.inc * 1000)} binc {int(tc.inc * 1000)}")
+            line = self.expect(lambda l: l.startswith("bestmove"), deadline)
+            parts = line.split()
+            if len(parts) < 2:
+                raise EngineFailure(f"malformed answer {line!r}")
+            return parts[1]
+        listed = " ".join(m.hub() for m in moves)
+        self.send(f"pos pos={position_string(start)}" + (f' moves="{listed}"' if moves else ""))
+        if tc.movetime is not None:
+            self.send(f"level move-time={tc.movetime}")
+        else:
+            # Hub adds the increment before each move itself.
+            self.send(f"level time={max(clocks[turn] - tc.inc, 0.001):.3f} inc={tc.inc}")
+        self.send("go think")
+        line = self.expect(lambda l: l.startswith("done"), deadline)
+        for word in line.split()[1:]:
+            if word.startswith("move="):
+                return word[5:]
+        raise EngineFailure(f"malformed answer {line!r}")
+
+
+@dataclass
+class GameRecord:
+    number: int
+    white: str
+    black: str
+    opening: str
+    moves: list = field(default_factory=list)
+    result: str = "*"                 # "1-0", "0-1", "1/2-1/2"
+    termination: str = ""
+    forfeit: str | None = None        # name of the engine that forfeited, if any
+
+
+def play_game(number: int, engines: list, names: list, variant: str, opening: str,
+              tc: TimeControl) -> GameRecord:
+    """One game; engines[0] has White. Never raises for an engine's fault: it is recorded."""
+    start = Board(variant, opening)
+    board = start.copy()
+    record = GameRecord(number, names[0], names[1], opening)
+    clocks = [tc.base or 0.0, tc.base or 0.0]
+    for side, eng in enumerate(engines):
+        try:
+            eng.new_game()
+        except EngineFailure as exc:
+            return _forfeit(record, side, names, f"{exc} (before the game)")
+    while True:
+        outcome = board.outcome()
+        if outcome is not None:
+            record.result = outcome.result()
+            record.termination = outcome.reason()
+            return record
+        side = int(board.turn)
+        eng = engines[side]
+        allowed = tc.movetime if tc.movetime is not None else clocks[side]
+        started = time.monotonic()
+        try:
+            text = eng.go(start, board.move_stack, tc, clocks, side, started + allowed + tc.tolerance)
+        except EngineFailure as exc:
+            return _forfeit(record, side, names, str(exc))
+        used = time.monotonic() - started
+        if tc.movetime is None:
+            clocks[side] -= used
+            if clocks[side] < -tc.tolerance:
+                return _forfeit(record, side, names, "lost on time")
+            clocks[side] += tc.inc
+        elif used > tc.movetime + tc.tolerance:
+            return _forfeit(record, side, names, f"took {used:.2f}s for a {tc.movetime:g}s move")
+        try:
+            move = board.push(text)
+        except EngineError:
+            return _forfeit(record, side, names, f"illegal move {text!r}")
+        record.moves.append(move)
+
+
+def _forfeit(record: GameRecord, side: int, names: list, reason: str) -> GameRecord:
+    record.result = "0-1" if side == 0 else "1-0"
+    record.termination = f"{names[side]} forfeits: {reason}"
+    record.forfeit = names[side]
+    return record
+
+
+# -- openings -------------------------------------------------------------------------------------
+
+def read_openings(path: str, variant: str) -> list[str]:
+    """One FEN per line; blank lines and lines starting with # are skipped. Each is checked."""
+    out = []
+    with open(path, encoding="utf-8") as fh:
+        for number, line in enumerate(fh, 1):
+            text = line.strip()
+            if not text or text.startswith("#"):
+                continue
+            try:
+                board = Board(variant, text)
+            except EngineError as exc:
+                raise EngineError(f"{path}:{number}: {exc}") from None
+            if board.is_game_over():
+                raise EngineError(f"{path}:{number}: the game is already over")
+            out.append(board.fen())
+    if not out:
+        raise EngineError(f"{path}: no openings")
+    return out
+
+
+def random_openings(variant: str, count: int, plies: int, rng: random.Random,
+                    max_score: int = 60, depth: int = 6) -> list[str]:
+    """`count` distinct positions after `plies` random moves that a short search of this engine
+    scores within max_score centi-men of equality (so neither side starts out winning)."""
+    checker = Engine(16)
+    seen, out = set(), []
+    attempts = 0
+    while len(out) < count:
+        attempts += 1
+        if attempts > count * 200:
+            raise EngineError(f"could not find {count} balanced openings of {plies} plies")
+        board = Board(variant)
+        while board.ply < plies and not board.is_game_over():
+            board.push(rng.choice(board.legal_moves()))
+        fen = board.fen()
+        if board.is_game_over() or fen in seen:
+            continue
+        if abs(checker.search(board, depth=depth).score) > max_score:
+            continue
+        seen.add(fen)
+        out.append(fen)
+    return out
+
+
+# -- records --------------------------------------------------------------------------------------
+
+PDN_RESULTS = {"1-0": "2-0", "0-1": "0-2", "1/2-1/2": "1-1"}
+TEN_BY_TEN = {"international", "chapinas"}
+
+
+def pdn(record: GameRecord, variant: str, event: str) -> str:
+    """The game as PDN (FMJD result style 2-0 / 0-2 / 1-1 on 10×10 boards)."""
+    result = PDN_RESULTS[record.result] if variant in TEN_BY_TEN else record.result
+    tags = [("Event", event), ("Site", "local"), ("Date", time.strftime("%Y.%m.%d")),
+            ("Round", str(record.number)), ("White", record.white), ("Black", record.black),
+            ("Result", result), ("Variant", variant), ("FEN", record.opening),
+            ("Termination", record.termination)]
+    lines = [f'[{k} "{v}"]' for k, v in tags]
+    start = Board(variant, record.opening)
+    words = []
+    number = 1
+    # Move numbers count turns of the variant's first player (Black in checkers).
+    offset = 0 if int(start.turn) == start.spec.first_player else 1
+    for i, move in enumerate(record.moves):
+        if i == 0 and offset:
+            words.append(f"{number}...")
+        elif (i + offset) % 2 == 0:
+            words.append(f"{number}.")
+        words.append(str(move))
+        if (i + offset) % 2 == 1:
+            number += 1
+    words.append(result)
+    text, line = [], ""
+    for word in words:
+        if len(line) + len(word) + 1 > 79:
+            text.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    text.append(line)
+    return "\n".join(lines) + "\n\n" + "\n".join(text) + "\n\n"
+
+
+# -- the match ------------------------------------------------------------------------------------
+
+@dataclass
+class MatchResult:
+    names: list
+    wins: int = 0                     # for the first engine
+    draws: int = 0
+    losses: int = 0
+    pentanomial: list = field(default_factory=lambda: [0, 0, 0, 0, 0])
+    games: list = field(default_factory=list)
+    forfeits: dict = field(default_factory=dict)
+    sprt: tuple | None = None
+
+    @property
+    def played(self) -> int:
+        return self.wins + self.draws + self.losses
+
+
+class Match:
+    def __init__(self, specs: list, variant: str, tc: TimeControl, openings: list,
+                 concurrency: int = 1, pdn_path: str | None = None, sprt: tuple | None = None,
+                 report=print, event: str = "Dimensiones match"):
+        if variant == "chapinas" and any(s.protocol == "hub" for s in specs):
+            raise EngineError("Chapinas positions cannot be sent over the Hub protocol")
+        if any(s.protocol == "hub" for s in specs) and variant not in HUB_VARIANTS:
+            raise EngineError(f"the Hub protocol does not carry {variant}")
+        self.specs = specs
+        self.names = [s.name for s in specs]
+        if self.names[0] == self.names[1]:
+            self.names = [f"{self.names[0]}-1", f"{self.names[1]}-2"]
+        self.variant = variant
+        self.tc = tc
+        self.openings = openings
+        self.concurrency = max(1, concurrency)
+        self.pdn_path = pdn_path
+        self.sprt = sprt
+        self.report = report
+        self.event = event
+        self.result = MatchResult(self.names)
+        self._lock = threading.Lock()
+        self._pairs: dict = {}
+        self._stop = threading.Event()
+
+    def run(self) -> MatchResult:
+        jobs: queue.Queue = queue.Queue()
+        number = 0
+        for i, opening in enumerate(self.openings):
+            for swap in (False, True):
+                number += 1
+                jobs.put((number, i, opening, swap))
+        total = number
+        if self.pdn_path:
+            open(self.pdn_path, "w").close()
+        workers = [threading.Thread(target=self._worker, args=(jobs, total), daemon=True)
+                   for _ in range(min(self.concurrency, total))]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+        return self.result
+
+    def _worker(self, jobs: queue.Queue, total: int) -> None:
+        engines = [EngineProcess(spec, self.variant) for spec in self.specs]
+        try:
+            for eng in engines:
+                self._ensure_started(eng)
+            while not self._stop.is_set():
+                try:
+                    number, pair, opening, swap = jobs.get_nowait()
+                except queue.Empty:
+                    break
+                order = [1, 0] if swap else [0, 1]
+                players = [engines[k] for k in order]
+                names = [self.names[k] for k in order]
+                record = play_game(number, players, names, self.variant, opening, self.tc)
+                self._record(record, pair, swap, total)
+                for k, eng in enumerate(engines):
+                    dead = eng.proc is None or eng.proc.poll() is not None
+                    if dead or record.forfeit == self.names[k]:
+                        self._ensure_started(eng, restart=True)
+        finally:
+            for eng in engines:
+                eng.stop()
+
+    def _ensure_started(self, eng: EngineProcess, restart: bool = False) -> None:
+        for attempt in range(3):
+            try:
+                eng.restart()
+                return
+            except EngineFailure:
+                continue
+        # It cannot be started: its later games are forfeited (go() reports it).
+
+    def _record(self, record: GameRecord, pair: int, swap: bool, total: int) -> None:
+        with self._lock:
+            r = self.result
+            first_is_white = not swap
+            if record.result == "1/2-1/2":
+                points = 0.5
+                r.draws += 1
+            elif (record.result == "1-0") == first_is_white:
+                points = 1.0
+                r.wins += 1
+            else:
+                points = 0.0
+                r.losses += 1
+            if record.forfeit:
+                r.forfeits[record.forfeit] = r.forfeits.get(record.forfeit, 0) + 1
+            r.games.append(record)
+            done = self._pairs.setdefault(pair, [])
+            done.append(points)
+            if len(done) == 2:
+                r.pentanomial[int(round(sum(done) * 2))] += 1
+            if self.pdn_path:
+                with open(self.pdn_path, "a", encoding="utf-8") as fh:
+                    fh.write(pdn(record, self.variant, self.event))
+            est = elo_estimate(r.pentanomial)
+            line = (f"game {record.number:>3}/{total} {record.white} - {record.black} "
+                    f"{record.result:<7} ({record.termination})  |  {self.names[0]} "
+                    f"+{r.wins} ={r.draws} -{r.losses}")
+            if sum(r.pentanomial):
+                line += f"  elo {_fmt(est.elo)} [{_fmt(est.low)}, {_fmt(est.high)}]"
+            if self.sprt:
+                value, verdict = sprt_verdict(r.pentanomial, *self.sprt)
+                low, high = sprt_bounds(*self.sprt[2:])
+                r.sprt = (value, low, high, verdict)
+                line += f"  LLR {value:.2f} [{low:.2f}, {high:.2f}]"
+                if verdict != "continue":
+                    self._stop.set()
+            if self.report:
+                self.report(line)
+
+
+def _fmt(x: float) -> str:
+    return f"{x:+.1f}" if abs(x) != float("inf") else ("+inf" if x > 0 else "-inf")
+
+
+def summary(result: MatchResult) -> list[str]:
+    est = elo_estimate(result.pentanomial)
+    lines = [f"{result.names[0]} vs {result.names[1]}: {result.played} games, "
+             f"+{result.wins} ={result.draws} -{result.losses}  "
+             f"score {result.wins + result.draws / 2:g}/{result.played}",
+             f"pairs (LL, LD, DD/WL, WD, WW): {result.pentanomial}",
+             f"Elo {_fmt(est.elo)}, 95% interval [{_fmt(est.low)}, {_fmt(est.high)}]"]
+    if result.forfeits:
+        lines.append("forfeits: " + ", ".join(f"{k} {v}" for k, v in result.forfeits.items()))
+    if result.sprt:
+        value, low, high, verdict = result.sprt
+        lines.append(f"SPRT: LLR {value:.2f} (bounds {low:.2f}, {high:.2f}): {verdict}")
+    return lines
+
+
+def default_engine_command() -> str:
+    return f"{shlex.quote(sys.executable)} -m engine uci"

@@ -1,0 +1,37 @@
+"""A deliberately broken UCI engine for match-runner tests: python broken_engine.py MODE.
+
+crash     exits when asked for a move
+hang      never answers a move request
+nonsense  answers with a move that does not exist
+illegal   answers with a real square pair that is not a legal move
+late      answers a move request only after 2 seconds
+"""
+
+import sys
+import time
+
+mode = sys.argv[1]
+for line in sys.stdin:
+    cmd = line.split()
+    if not cmd:
+        continue
+    if cmd[0] == "uci":
+        print("id name broken", flush=True)
+        print("uciok", flush=True)
+    elif cmd[0] == "isready":
+        print("readyok", flush=True)
+    elif cmd[0] == "quit":
+        break
+    elif cmd[0] == "go":
+        if mode == "crash":
+            sys.exit(3)
+        if mode == "hang":
+            continue
+        if mode == "late":
+            time.sleep(2)
+            print("bestmove 31-26", flush=True)
+            print("bestmove 20-24", flush=True)
+        elif mode == "nonsense":
+            print("bestmove hello", flush=True)
+        elif mode == "illegal":
+            print("bestmove 46-41", flush=True)

@@ -1,0 +1,157 @@
+"""The match runner: complete matches, forfeits by broken engines, records, and statistics
+checked against hand-computed values."""
+
+import math
+import sys
+from pathlib import Path
+
+import pytest
+
+import engine
+from engine.match import (EngineSpec, Match, TimeControl, default_engine_command, parse_time_control,
+                          pdn, random_openings, read_openings)
+from engine.stats import elo_estimate, elo_to_score, llr, score_to_elo, sprt_bounds, sprt_verdict
+
+BROKEN = Path(__file__).with_name("broken_engine.py")
+OPENINGS = ["W:W31-50:B1-20", "B:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,28:"
+            "B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20"]
+
+
+def ours():
+    return EngineSpec.parse(default_engine_command())
+
+
+def test_a_short_match_accounts_for_every_game(tmp_path):
+    path = tmp_path / "games.pdn"
+    lines = []
+    match = Match([ours(), ours()], "international", TimeControl(movetime=0.02), OPENINGS,
+                  concurrency=2, pdn_path=str(path), report=lines.append)
+    result = match.run()
+    assert result.played == 4 and len(result.games) == 4 and len(lines) == 4
+    assert result.wins + result.draws + result.losses == 4 and sum(result.pentanomial) == 2
+    assert not result.forfeits
+    assert sorted(g.number for g in result.games) == [1, 2, 3, 4]
+    for game in result.games:
+        assert game.result in ("1-0", "0-1", "1/2-1/2") and game.termination
+        board = engine.Board("international", game.opening)
+        for move in game.moves:                         # the record replays legally to its end
+            board.push(str(move))
+        assert board.outcome() is not None and board.result() == game.result
+    text = path.read_text()
+    assert text.count("[Event ") == 4 and '[Variant "international"]' in text
+    assert text.count('[White "dimensiones-1"]') == 2
+
+
+def test_clock_time_control_and_checkers():
+    match = Match([ours(), ours()], "checkers", parse_time_control("1+0.01"), ["B:W21-32:B1-12"],
+                  report=None)
+    result = match.run()
+    assert result.played == 2 and not result.forfeits
+
+
+@pytest.mark.parametrize("mode,reason", [
+    ("crash", "the engine exited"),
+    ("hang", "no answer in time"),
+    ("nonsense", "illegal move 'hello'"),
+    ("illegal", "illegal move '46-41'"),
+    ("late", "no answer in time"),
+])
+def test_broken_engines_forfeit_and_the_match_goes_on(mode, reason):
+    broken = EngineSpec(f"{sys.executable} {BROKEN} {mode}", "uci", "broken")
+    lines = []
+    match = Match([ours(), broken], "international", TimeControl(movetime=0.05, tolerance=0.2),
+                  OPENINGS, report=lines.append)
+    result = match.run()
+    assert result.played == 4 and result.wins == 4
+    assert result.forfeits == {"broken": 4}
+    assert all(reason in game.termination for game in result.games)
+    assert all(game.termination.startswith("broken forfeits") for game in result.games)
+
+
+def test_an_engine_that_cannot_start_forfeits():
+    missing = EngineSpec("/nonexistent/engine", "uci", "ghost")
+    result = Match([ours(), missing], "international", TimeControl(movetime=0.02), OPENINGS[:1],
+                   report=None).run()
+    assert result.played == 2 and result.forfeits == {"ghost": 2}
+
+
+def test_openings_file_and_random_openings(tmp_path):
+    path = tmp_path / "openings.txt"
+    path.write_text("# two openings\nW:W31-50:B1-20\n\nB:W28,31-50:B1-20\n")
+    with pytest.raises(engine.EngineError, match=r"openings.txt:4"):
+        read_openings(str(path), "international")
+    path.write_text("W:W31-50:B1-20\nB:W28,31,33-50:B1-20\n")
+    assert len(read_openings(str(path), "international")) == 2
+    import random
+    fens = random_openings("international", 3, 4, random.Random(5))
+    assert len(set(fens)) == 3
+    for fen in fens:
+        board = engine.Board("international", fen)
+        assert abs(engine.Engine(8).search(board, depth=6).score) <= 60
+
+
+def test_time_control_parsing():
+    assert parse_time_control("0.5").movetime == 0.5
+    tc = parse_time_control("10+0.1")
+    assert tc.base == 10 and tc.inc == 0.1 and str(tc) == "10+0.1"
+    for bad in ("x", "0", "-1+0", "1+x"):
+        with pytest.raises(engine.EngineError):
+            parse_time_control(bad)
+
+
+def test_pdn_record_format():
+    from engine.match import GameRecord
+    board = engine.Board("checkers")
+    moves = [board.push("11-15"), board.push("23-19")]
+    text = pdn(GameRecord(7, "a", "b", "B:W21-32:B1-12", moves, "1/2-1/2", "agreed"), "checkers", "E")
+    assert '[Round "7"]' in text and '[Result "1/2-1/2"]' in text
+    assert text.rstrip().endswith("1. 11-15 23-19 1/2-1/2")
+    text = pdn(GameRecord(1, "a", "b", "W:W31-50:B1-20", [], "1-0", "x"), "international", "E")
+    assert '[Result "2-0"]' in text
+    board = engine.Board("international")
+    moves = [board.push("32-28")]
+    text = pdn(GameRecord(2, "a", "b", board.fen(), [board.push("19-23")], "1-0", "x"),
+               "international", "E")
+    assert text.rstrip().endswith("1... 19-23 2-0")
+
+
+# -- statistics against hand-computed values ----------------------------------------------------
+
+def test_elo_conversions():
+    assert score_to_elo(0.5) == 0
+    assert score_to_elo(0.75) == pytest.approx(190.848501887865)     # -400 log10(1/3)
+    assert elo_to_score(score_to_elo(0.6)) == pytest.approx(0.6)
+    assert score_to_elo(1.0) == math.inf and score_to_elo(0.0) == -math.inf
+
+
+def test_elo_interval_by_hand():
+    # Pairs [LL, LD, DD/WL, WD, WW] = [1, 2, 3, 2, 1]: mean score 4.5/9 = 0.5; variance of the
+    # pair score (in games) = (0.25 + 2*0.0625 + 2*0.0625 + 0.25) / 9 = 1/12; standard error
+    # sqrt(1/12 / 9) = 0.0962250; half width 1.959964 * 0.0962250 = 0.1885975.
+    est = elo_estimate([1, 2, 3, 2, 1])
+    assert est.score == pytest.approx(0.5) and est.elo == pytest.approx(0)
+    assert est.high == pytest.approx(score_to_elo(0.5 + 0.1885975), abs=1e-3)
+    assert est.low == pytest.approx(-est.high)
+    assert est.high == pytest.approx(137.8, abs=0.1)
+    assert elo_estimate([0, 0, 10, 0, 0]).high == pytest.approx(0)
+
+
+def test_sprt_llr():
+    results = [20, 120, 300, 140, 30]
+    # Symmetric hypotheses: swapping them flips the sign; equal ones give zero.
+    assert llr(results, 0, 5) == pytest.approx(-llr(results, 5, 0))
+    assert llr(results, 3, 3) == pytest.approx(0)
+    # For small Elo differences the exact GSPRT agrees with its normal approximation
+    # LLR ~ N (s1 - s0) (2m - s0 - s1) / (2 var), m and var of the pair score per game.
+    n = sum(results)
+    pdf = [(i / 4, c / n) for i, c in enumerate(results)]
+    m = sum(a * p for a, p in pdf)
+    var = sum(p * (a - m) ** 2 for a, p in pdf)
+    s0, s1 = elo_to_score(0), elo_to_score(5)
+    approx = n * (s1 - s0) * (2 * m - s0 - s1) / (2 * var)
+    assert llr(results, 0, 5) == pytest.approx(approx, rel=0.02)
+    low, high = sprt_bounds(0.05, 0.05)
+    assert low == pytest.approx(-2.944438979) and high == pytest.approx(2.944438979)
+    assert sprt_verdict([0, 5, 50, 200, 150], 0, 5)[1] == "H1 accepted"
+    assert sprt_verdict([150, 200, 50, 5, 0], 0, 5)[1] == "H0 accepted"
+    assert sprt_verdict([1, 1, 1, 1, 1], 0, 5)[1] == "continue"
