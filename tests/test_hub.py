@@ -129,11 +129,16 @@ def test_no_legal_move_is_refused(hub):
         'error message="the side to move has no legal move"']
 
 
-def test_pydraughts_hub_engine_plays_a_game():
+def test_pydraughts_hub_engine_plays_a_game(tmp_path):
     from draughts import Board
     from draughts.engine import HubEngine, Limit
 
-    client = HubEngine([sys.executable, "-m", "engine", "hub"])
+    # HubEngine resolves symbolic links in the command, which would take a virtual environment's
+    # python out of its environment: start the engine through a small script instead.
+    launcher = tmp_path / "dimensiones-hub"
+    launcher.write_text(f"#!/bin/sh\nexec '{sys.executable}' -m engine hub\n")
+    launcher.chmod(0o755)
+    client = HubEngine([str(launcher)])
     try:
         client.init()
         board = Board("standard")
