@@ -155,3 +155,17 @@ def test_sprt_llr():
     assert sprt_verdict([0, 5, 50, 200, 150], 0, 5)[1] == "H1 accepted"
     assert sprt_verdict([150, 200, 50, 5, 0], 0, 5)[1] == "H0 accepted"
     assert sprt_verdict([1, 1, 1, 1, 1], 0, 5)[1] == "continue"
+
+
+def test_engine_options_reach_the_engine():
+    spec = ours()
+    spec.options["Reductions"] = "false"
+    spec.options["Hash"] = "4"
+    result = Match([spec, ours()], "checkers", TimeControl(movetime=0.02), ["B:W21-32:B1-12"],
+                   report=None).run()
+    assert result.played == 2 and not result.forfeits
+    bad = ours()
+    bad.options["Hash"] = "0"                     # refused by the engine, which plays on
+    result = Match([bad, ours()], "checkers", TimeControl(movetime=0.02), ["B:W21-32:B1-12"],
+                   report=None).run()
+    assert result.played == 2 and not result.forfeits

@@ -67,6 +67,7 @@ ctypedef struct Search:
     u64 nodes
     int seldepth
     int stop
+    int reductions            # late-move reductions on (a switch so that matches can test them)
     int check_limits          # 0 while the first iteration runs: it always completes
     u64 node_limit
     double deadline           # monotonic seconds; 0 = none
@@ -341,7 +342,7 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
             score = -negamax(S, -beta, -alpha, new_depth, ply + 1, pv_node)
         else:
             reduction = 0
-            if depth >= LMR_MIN_DEPTH and i >= LMR_FIRST_MOVE and not is_cap \
+            if S.reductions and depth >= LMR_MIN_DEPTH and i >= LMR_FIRST_MOVE and not is_cap \
                     and order[i] < (1 << 26):
                 reduction = 1 if i < 8 or depth < 6 else 2
             score = -negamax(S, -alpha - 1, -alpha, new_depth - reduction, ply + 1, 0)
@@ -457,8 +458,19 @@ cdef class Engine:
         if self.S.moves == NULL or self.S.order == NULL or self.S.gen_index == NULL:
             raise MemoryError()
 
-    def __init__(self, hash_mb=64):
+    def __init__(self, hash_mb=64, reductions=True):
         self.resize(hash_mb)
+        self.reductions = reductions
+
+    @property
+    def reductions(self) -> bool:
+        """Whether late quiet moves are searched with reduced depth first (on by default; a
+        self-play match with it off measures what it gains)."""
+        return bool(self.S.reductions)
+
+    @reductions.setter
+    def reductions(self, value):
+        self.S.reductions = 1 if value else 0
 
     def __dealloc__(self):
         if self.S != NULL:

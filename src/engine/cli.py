@@ -94,6 +94,12 @@ def cmd_match(args) -> int:
     specs = [EngineSpec.parse(t) for t in texts]
     for spec, name in zip(specs, args.name or []):
         spec.name = name
+    for text in args.option or []:
+        which, _, setting = text.partition(":")
+        name, eq, value = setting.partition("=")
+        if which not in ("1", "2") or not eq or not name:
+            raise EngineError(f"--option {text!r}: expected 1:NAME=VALUE or 2:NAME=VALUE")
+        specs[int(which) - 1].options[name] = value
     tc = parse_time_control(args.tc)
     tc.tolerance = args.tolerance
     Match(specs, args.variant, tc, [])            # checks engines against the variant first
@@ -207,6 +213,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--engine", "-e", action="append", metavar="CMD",
                    help="an engine command, e.g. 'hub:dame hub' (give twice)")
     p.add_argument("--name", action="append", help="a display name per engine, in order")
+    p.add_argument("--option", action="append", metavar="N:NAME=VALUE",
+                   help="set an option of engine 1 or 2 after the handshake, e.g. 2:Reductions=false")
     p.add_argument("--variant", "-v", default="international", choices=variants())
     p.add_argument("--games", "-n", type=int, default=10, help="number of games (rounded up to pairs)")
     p.add_argument("--tc", default="0.1",

@@ -66,6 +66,7 @@ class EngineSpec:
     command: str
     protocol: str = "uci"
     name: str = ""
+    options: dict = field(default_factory=dict)     # sent after the handshake
 
     @classmethod
     def parse(cls, text: str) -> "EngineSpec":
@@ -169,12 +170,16 @@ class EngineProcess:
             self.send("uci")
             self.expect(lambda l: l.strip() == "uciok", deadline)
             self.send(f"setoption name UCI_Variant value {self.variant}")
+            for name, value in self.spec.options.items():
+                self.send(f"setoption name {name} value {value}")
             self.send("isready")
             self.expect(lambda l: l.strip() == "readyok", deadline)
         else:
             self.send("hub")
             self.expect(lambda l: l.strip() == "wait", deadline)
             self.send(f"set-param name=variant value={self.variant}")
+            for name, value in self.spec.options.items():
+                self.send(f'set-param name={name} value="{value}"')
             self.send("init")
             self.expect(lambda l: l.strip() == "ready", deadline)
 

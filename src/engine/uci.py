@@ -53,6 +53,7 @@ class UciSession(Session):
         self.send(f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")
         self.send(f"option name Move Overhead type spin default {self.move_overhead} min 0 max 5000")
         self.send("option name Ponder type check default false")
+        self.send("option name Reductions type check default true")
         self.send(f"option name UCI_Variant type combo default {self.variant} "
                   + " ".join(f"var {v}" for v in variants()))
         self.send("uciok")
@@ -101,9 +102,12 @@ class UciSession(Session):
             number = self._int(value, 0, 5000, name)
             if number is not None:
                 self.move_overhead = number
-        elif key == "ponder":
+        elif key in ("ponder", "reductions"):
             if value.lower() not in ("true", "false"):
-                self.error(f"option Ponder takes true or false, not '{value}'")
+                self.error(f"option {name} takes true or false, not '{value}'")
+            elif key == "reductions":
+                self.cmd_stop([])
+                self.engine.reductions = value.lower() == "true"
         elif key == "uci_variant":
             if value not in variants():
                 self.error(f"unknown variant '{value}' (known: {' '.join(variants())})")
