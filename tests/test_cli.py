@@ -41,7 +41,8 @@ def test_moves_command_shows_board_and_outcome():
 def test_variants_command():
     out = run("variants")
     assert [line.split()[0] for line in out.stdout.splitlines()] == [
-        "international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers"]
+        "international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers",
+        "dipole", "dipole10"]
 
 
 def test_help_explains_every_command():
@@ -87,7 +88,7 @@ def test_bench_prints_a_deterministic_signature():
     sig1 = first.stdout.strip().splitlines()[-1].split()[0]
     sig2 = second.stdout.strip().splitlines()[-1].split()[0]
     assert sig1 == sig2 and int(sig1) > 1000
-    assert len(first.stdout.strip().splitlines()) == 13       # 12 positions and the total
+    assert len(first.stdout.strip().splitlines()) == 16       # 15 positions and the total
 
 
 def test_match_command_runs_and_summarises(tmp_path):

@@ -169,3 +169,11 @@ def test_engine_options_reach_the_engine():
     result = Match([bad, ours()], "checkers", TimeControl(movetime=0.02), ["B:W21-32:B1-12"],
                    report=None).run()
     assert result.played == 2 and not result.forfeits
+
+
+def test_dipole_match_over_uci(tmp_path):
+    path = tmp_path / "dipole.pdn"
+    result = Match([ours(), ours()], "dipole", TimeControl(movetime=0.02), ["W:We1.12:Bd8.12"],
+                   pdn_path=str(path), report=None).run()
+    assert result.played == 2 and result.draws == 0 and not result.forfeits
+    assert path.read_text().count('[Variant "dipole"]') == 2

@@ -44,7 +44,7 @@ def test_handshake(uci):
         "option name Ponder type check default false",
         "option name Reductions type check default true",
         "option name UCI_Variant type combo default international var international var spanish "
-        "var checkers var chapinas var turkish var gothic-checkers",
+        "var checkers var chapinas var turkish var gothic-checkers var dipole var dipole10",
         "uciok",
     ]
     assert uci.send("isready") == ["readyok"]
@@ -138,7 +138,7 @@ ERRORS = [
     ("setoption Hash 5", "info string error setoption needs 'name <option> [value <value>]'"),
     ("setoption name UCI_Variant value chess",
      "info string error unknown variant 'chess' (known: international spanish checkers chapinas "
-     "turkish gothic-checkers)"),
+     "turkish gothic-checkers dipole dipole10)"),
     ("go depth", "info string error go depth needs a value"),
     ("go depth x", "info string error go depth needs a number, not 'x'"),
     ("go sideways 3", "info string error unknown go parameter 'sideways'"),
@@ -179,3 +179,12 @@ def test_process_end_of_input_quits():
                          "go depth 2\n", capture_output=True, text=True, timeout=60)
     assert out.returncode == 0
     assert "uciok" in out.stdout
+
+
+def test_dipole_over_uci(uci):
+    uci.send("setoption name UCI_Variant value dipole", "position startpos moves e1-e5 d8-d4")
+    assert fen_of(uci) == "W:We1.8,e5.4:Bd4.4,d8.8"
+    lines = uci.send("go depth 3")
+    assert lines[-1].startswith("bestmove ")
+    assert uci.send("position startpos moves e1-off3") == [
+        "info string error move 1 of the list: 'e1-off3' is not a legal move in W:We1.12:Bd8.12"]

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import abc
 
-from ._draughts import DraughtsBoard, DraughtsMove, draughts_divide, draughts_perft, draughts_variants
+from ._draughts import DraughtsBoard, DraughtsMove, draughts_perft, draughts_variants
 from ._search import Engine
+from ._stacks import StackBoard, StackMove, stack_variants, stacks_perft
 from .analysis import PVLine, SearchInfo, SearchResult
 from .errors import EngineError, IllegalMoveError, InvalidFenError, UnknownVariantError
 from .types import BLACK, WHITE, Color, Outcome, Termination
@@ -24,6 +25,7 @@ __version__ = "0.1.0"
 
 # Every implemented variant, with the board class that plays it.
 _BOARD_CLASSES = {name: DraughtsBoard for name in draughts_variants()}
+_BOARD_CLASSES.update({name: StackBoard for name in stack_variants()})
 
 
 def variants() -> list[str]:
@@ -56,13 +58,25 @@ class Move(metaclass=abc.ABCMeta):
 for _cls in set(_BOARD_CLASSES.values()):
     Board.register(_cls)
 Move.register(DraughtsMove)
+Move.register(StackMove)
 
 
 def perft(board, depth: int) -> int:
     """The number of legal move sequences of length ``depth`` from ``board`` (NOTATION.md)."""
+    if isinstance(board, StackBoard):
+        return stacks_perft(board, depth)
     return draughts_perft(board, depth)
 
 
 def divide(board, depth: int) -> dict[str, int]:
     """``{move string: perft after that move}`` for each legal move: perft split by first move."""
-    return draughts_divide(board, depth)
+    if depth < 1:
+        raise ValueError("divide depth must be 1 or more")
+    out = {}
+    for move in board.legal_moves():
+        board.push(move)
+        try:
+            out[str(move)] = perft(board, depth - 1)
+        finally:
+            board.pop()
+    return out

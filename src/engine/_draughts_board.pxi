@@ -617,17 +617,3 @@ def draughts_perft(DraughtsBoard board, int depth) -> int:
         n = perft_c(&p, board.R, depth, stack)
     free(stack)
     return n
-
-
-def draughts_divide(DraughtsBoard board, int depth) -> dict:
-    """{move string: perft(depth - 1) after it} for every legal move."""
-    if depth < 1:
-        raise ValueError("divide depth must be 1 or more")
-    out = {}
-    for mv in board.legal_moves():
-        board.push(mv)
-        try:
-            out[str(mv)] = draughts_perft(board, depth - 1)
-        finally:
-            board.pop()
-    return out

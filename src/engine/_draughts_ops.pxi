@@ -114,4 +114,4 @@ cdef void _fill_ops(int vid):
     o.same_move = _op_same_move
 
 
-assert sizeof(DMove) <= sizeof(SMove) and sizeof(Undo) <= UNDO_MAX and sizeof(Pos) <= POS_MAX
+assert sizeof(DMove) == sizeof(SMove) and sizeof(Undo) <= UNDO_MAX and sizeof(Pos) <= POS_MAX

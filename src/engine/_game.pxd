@@ -2,7 +2,8 @@
 #
 # A family (draughts, stacks, placement chess, ...) fills one GameOps table with plain C
 # functions over its own position struct; the search sees positions and moves only as bytes.
-# Moves are 16-byte blobs (every family's move fits), positions at most POS_MAX bytes, undo
+# Moves are 16-byte blobs: every family's move struct is exactly that wide, since generators
+# write arrays of them into the search's buffers. Positions take at most POS_MAX bytes, undo
 # records at most UNDO_MAX bytes, all copied by value.
 from libc.stdint cimport uint8_t, uint64_t
 

@@ -26,6 +26,9 @@ POSITIONS = [
     ("turkish", "W:Wa2,c2,d2,e2,f2,h2,a3,c3,d3,f3,g3,h3,b4,h4,Ka8,Kf8:Bc5,c6,g6,h6,d7,g7,h7"),
     ("gothic-checkers", None),
     ("gothic-checkers", "W:Wc1,f1,h1,a2,d2,f2,h2,g3,d4:Bc6,a7,b7,e7,f7,g7,h7,b8,d8,f8"),
+    ("dipole", None),
+    ("dipole", "W:Wb2.3,e3.4,g3.2,d4.1:Bc5.2,f6.3,a7.4,d8.3"),
+    ("dipole10", None),
 ]
 DEFAULT_DEPTH = 10
 DEFAULT_HASH_MB = 16

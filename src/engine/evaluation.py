@@ -34,3 +34,11 @@ DRAUGHTS_WEIGHTS = {
     "gothic-checkers": dict(lone_king_draw=1, man=100, king=200, tempo=2, back_rank=8, centre=5, balance=-2,
                             king_mobility=3, runaway=(0, 70, 40, 20)),
 }
+
+# Dipole (RULES.md §8), in hundredths of a checker: a checker on the board, per checker and row
+# advanced, per checker of a stack the side to move can capture at once (a loss for the other
+# side), and per stack (spreading out gives more moves).
+STACK_WEIGHTS = {
+    "dipole": dict(checker=100, advance=2, attacked=60, stack=8),
+    "dipole10": dict(checker=100, advance=2, attacked=60, stack=8),
+}

@@ -23,8 +23,9 @@ DIRECTIONS: tuple[tuple[int, int], ...] = (
     (1, 1), (-1, 1), (1, -1), (-1, -1),      # 0 NE, 1 NW, 2 SE, 3 SW  (diagonals)
     (0, 1), (0, -1), (1, 0), (-1, 0),        # 4 N,  5 S,  6 E,  7 W   (orthogonals)
     (2, 0), (-2, 0),                         # 8 E2, 9 W2  (next playable square along a row)
+    (0, 2), (0, -2),                         # 10 N2, 11 S2 (next playable square along a file)
 )
-NE, NW, SE, SW, N, S, E, W, E2, W2 = range(10)
+NE, NW, SE, SW, N, S, E, W, E2, W2, N2, S2 = range(12)
 NUM_DIRECTIONS = len(DIRECTIONS)
 FILES = "abcdefghij"
 

@@ -179,3 +179,21 @@ _register(DraughtsVariant(
     king_dirs=(NE, NW, SE, SW, N, S, E, W), flying_kings=False, precedence=QUANTITY,
     promotion_in_capture=STOP, max_pieces=16, king_moves_limit=100,
 ))
+
+
+@dataclass
+class StackVariant:
+    """A stack game on the dark squares (Dipole, RULES.md §8)."""
+
+    name: str
+    title: str
+    size: int
+    checkers: int                     # per side, all in one stack at the start
+    start_fen: str
+    first_player: int = 0
+
+
+STACK_VARIANTS: dict[str, StackVariant] = {
+    "dipole": StackVariant("dipole", "Dipole", 8, 12, "W:We1.12:Bd8.12"),
+    "dipole10": StackVariant("dipole10", "Dipole on 10x10", 10, 20, "W:We1.20:Bf10.20"),
+}

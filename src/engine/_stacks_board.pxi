@@ -1,0 +1,402 @@
+# The Python face of the stack games: StackMove and StackBoard, FEN and move strings, perft.
+
+
+cdef class StackMove:
+    """A Dipole move: ``e1-e5`` (basic or merge), ``c3xc5`` (capture), ``e1-off5`` (bear-off of 5
+    checkers) or ``pass``."""
+
+    cdef StMove m
+    cdef object spec
+    cdef u64 key
+
+    def __init__(self):
+        raise TypeError("moves come from Board.legal_moves() or Board.parse_move()")
+
+    cdef _name(self, int bit):
+        f, r = self.spec.geometry.coords[bit]
+        return "abcdefghij"[f] + str(r + 1)
+
+    @property
+    def from_square(self):
+        return None if self.m.kind == KIND_PASS else self._name(self.m.frm)
+
+    @property
+    def to_square(self):
+        return self._name(self.m.to) if self.m.kind in (KIND_MOVE, KIND_CAPTURE) else None
+
+    @property
+    def count(self) -> int:
+        """How many checkers move."""
+        return self.m.n
+
+    @property
+    def is_capture(self) -> bool:
+        return self.m.kind == KIND_CAPTURE
+
+    @property
+    def is_bear_off(self) -> bool:
+        return self.m.kind == KIND_OFF
+
+    @property
+    def is_pass(self) -> bool:
+        return self.m.kind == KIND_PASS
+
+    @property
+    def captured(self) -> list:
+        return [self.to_square] if self.m.kind == KIND_CAPTURE else []
+
+    def hub(self) -> str:
+        return str(self)
+
+    def __str__(self):
+        if self.m.kind == KIND_PASS:
+            return "pass"
+        if self.m.kind == KIND_OFF:
+            return f"{self._name(self.m.frm)}-off{self.m.n}"
+        sep = "x" if self.m.kind == KIND_CAPTURE else "-"
+        return f"{self._name(self.m.frm)}{sep}{self._name(self.m.to)}"
+
+    def __repr__(self):
+        return f"Move('{self}')"
+
+    def __eq__(self, other):
+        if not isinstance(other, StackMove):
+            return NotImplemented
+        cdef StackMove o = other
+        return (o.spec is self.spec and o.m.frm == self.m.frm and o.m.to == self.m.to
+                and o.m.n == self.m.n and o.m.kind == self.m.kind)
+
+    def __hash__(self):
+        return hash((self.spec.name, self.m.frm, self.m.to, self.m.n, self.m.kind))
+
+
+cdef StackMove _wrap(object spec, const StMove* m, u64 key):
+    cdef StackMove mv = StackMove.__new__(StackMove)
+    mv.m = m[0]
+    memset(mv.m.pad, 0, sizeof(mv.m.pad))
+    mv.spec = spec
+    mv.key = key
+    return mv
+
+
+cdef class StackBoard(GameBoard):
+    """A game of Dipole: the position, the moves played since it was set, and the rules."""
+
+    cdef SPos pos
+    cdef const SRules* R
+    cdef int vid
+    cdef readonly object spec
+    cdef StMove* moves
+    cdef SUndo* undos
+    cdef int nply
+    cdef int cap
+    cdef list _stack
+    cdef StMove* buf
+
+    def __cinit__(self, *args, **kwargs):
+        self.cap = 64
+        self.moves = <StMove*>malloc(self.cap * sizeof(StMove))
+        self.undos = <SUndo*>malloc(self.cap * sizeof(SUndo))
+        self.buf = <StMove*>malloc(SEARCH_MAX_MOVES * sizeof(StMove))
+        if not (self.moves and self.undos and self.buf):
+            raise MemoryError()
+        self._stack = []
+
+    def __dealloc__(self):
+        free(self.moves)
+        free(self.undos)
+        free(self.buf)
+
+    def __init__(self, variant="dipole", fen=None):
+        if variant not in _ID_BY_NAME:
+            raise UnknownVariantError(f"unknown variant {variant!r}")
+        self.vid = _ID_BY_NAME[variant]
+        self.R = &SRULES[self.vid]
+        self.spec = _SPEC_BY_ID[self.vid]
+        self.set_fen(self.spec.start_fen if fen is None else fen)
+
+    # -- position strings -------------------------------------------------------------------
+
+    def set_fen(self, fen):
+        """Set the position from a FEN (``W:We1.12:Bd8.12``); the history is cleared. On error
+        nothing changes."""
+        cdef SPos p = self._parse_fen(fen)
+        self.pos = p
+        self.nply = 0
+        self._stack = []
+
+    cdef SPos _parse_fen(self, fen) except *:
+        g = self.spec.geometry
+        if not isinstance(fen, str):
+            raise InvalidFenError(f"a FEN must be a string, not {type(fen).__name__}")
+        parts = fen.strip().split(":")
+        if len(parts) != 3:
+            raise InvalidFenError(f"FEN {fen!r}: expected <side>:W<stacks>:B<stacks>")
+        side = parts[0].strip()
+        if side not in ("W", "B"):
+            raise InvalidFenError(f"FEN {fen!r}: side to move must be W or B, not {side!r}")
+        cdef SPos p
+        memset(&p, 0, sizeof(SPos))
+        p.stm = 0 if side == "W" else 1
+        seen = set()
+        for part in parts[1:]:
+            part = part.strip()
+            if not part or part[0] not in "WB" or part[0] in seen:
+                raise InvalidFenError(f"FEN {fen!r}: expected one W list and one B list")
+            seen.add(part[0])
+            colour = 0 if part[0] == "W" else 1
+            body = part[1:].strip()
+            for token in body.split(",") if body else []:
+                square, dot, height = token.strip().partition(".")
+                fr = _square_coords(square)
+                if fr is None or fr not in g.bit_at:
+                    raise InvalidFenError(f"FEN {fen!r}: {square!r} is not a dark square of "
+                                          f"{self.spec.name}")
+                if not dot or not height.isdigit() or not 1 <= int(height) <= self.R.total:
+                    raise InvalidFenError(f"FEN {fen!r}: stack {token.strip()!r} needs a height "
+                                          f"1-{self.R.total}, as in e1.12")
+                b = g.bit_at[fr]
+                if ((p.stacks[0] | p.stacks[1]) >> b) & 1:
+                    raise InvalidFenError(f"FEN {fen!r}: square {square} is given twice")
+                p.stacks[colour] |= (<u64>1) << b
+                p.height[b] = int(height)
+        for colour in range(2):
+            if checkers(&p, colour) > self.R.total:
+                raise InvalidFenError(f"FEN {fen!r}: {'White' if colour == 0 else 'Black'} has "
+                                      f"more than the {self.R.total} checkers a game starts with")
+        p.key = st_compute_key(&p)
+        return p
+
+    def fen(self) -> str:
+        g = self.spec.geometry
+        out = ["W" if self.pos.stm == 0 else "B"]
+        for colour in range(2):
+            bits = [b for b in g.coords if (self.pos.stacks[colour] >> b) & 1]
+            bits.sort(key=lambda b: (g.coords[b][1], g.coords[b][0]))
+            items = [f"{_name_of(g.coords[b])}.{self.pos.height[b]}" for b in bits]
+            out.append("WB"[colour] + ",".join(items))
+        return ":".join(out)
+
+    # -- moves ------------------------------------------------------------------------------
+
+    def legal_moves(self) -> list:
+        cdef int n = st_generate(self.R, &self.pos, self.buf, 0)
+        cdef int i
+        return [_wrap(self.spec, &self.buf[i], self.pos.key) for i in range(n)]
+
+    def parse_move(self, text) -> StackMove:
+        """The legal move that ``text`` names (``e1-e5``, ``c3xc5``, ``e1-off5``, ``pass``)."""
+        if not isinstance(text, str):
+            raise IllegalMoveError(f"a move must be a string, not {type(text).__name__}")
+        s = text.strip()
+        if not s:
+            raise IllegalMoveError("empty move string")
+        for mv in self.legal_moves():
+            if str(mv) == s:
+                return mv
+        if s != "pass" and "-off" not in s:
+            sep = "x" if "x" in s else "-"
+            parts = s.split(sep)
+            if len(parts) != 2 or any(_square_coords(p) not in self.spec.geometry.bit_at for p in parts):
+                raise IllegalMoveError(f"move {text!r} is not of the form a1-b2, a1xb2, a1-offN or pass")
+        raise IllegalMoveError(f"{text!r} is not a legal move in {self.fen()}")
+
+    def is_legal(self, move) -> bool:
+        try:
+            self._legal(move)
+        except IllegalMoveError:
+            return False
+        return True
+
+    cdef StackMove _legal(self, move):
+        if isinstance(move, str):
+            return self.parse_move(move)
+        if not isinstance(move, StackMove):
+            raise TypeError(f"push() takes a Move or a move string, not {type(move).__name__}")
+        cdef StackMove mv = move
+        if mv.spec is self.spec and mv.key == self.pos.key:
+            return mv
+        for other in self.legal_moves():
+            if other == mv:
+                return other
+        raise IllegalMoveError(f"{mv} is not a legal move in {self.fen()}")
+
+    def push(self, move):
+        cdef StackMove mv = self._legal(move)
+        if self.nply + 1 >= self.cap:
+            self._grow()
+        self.moves[self.nply] = mv.m
+        st_make(self.R, &self.pos, &self.moves[self.nply], &self.undos[self.nply])
+        self.nply += 1
+        self._stack.append(mv)
+        return mv
+
+    cdef _grow(self):
+        cdef int cap = self.cap * 2
+        cdef StMove* moves = <StMove*>realloc(self.moves, cap * sizeof(StMove))
+        if not moves:
+            raise MemoryError()
+        self.moves = moves
+        cdef SUndo* undos = <SUndo*>realloc(self.undos, cap * sizeof(SUndo))
+        if not undos:
+            raise MemoryError()
+        self.undos = undos
+        self.cap = cap
+
+    def pop(self):
+        if self.nply == 0:
+            raise IndexError("pop from a board with no moves played")
+        self.nply -= 1
+        st_unmake(self.R, &self.pos, &self.moves[self.nply], &self.undos[self.nply])
+        return self._stack.pop()
+
+    @property
+    def move_stack(self) -> list:
+        return list(self._stack)
+
+    def copy(self):
+        cdef StackBoard b = StackBoard.__new__(StackBoard)
+        b.vid = self.vid
+        b.R = self.R
+        b.spec = self.spec
+        b.pos = self.pos
+        cdef int i
+        for i in range(self.nply - 1, -1, -1):
+            st_unmake(b.R, &b.pos, &self.moves[i], &self.undos[i])
+        b.nply = 0
+        for mv in self._stack:
+            if b.nply + 1 >= b.cap:
+                b._grow()
+            b.moves[b.nply] = (<StackMove>mv).m
+            st_make(b.R, &b.pos, &b.moves[b.nply], &b.undos[b.nply])
+            b.nply += 1
+        b._stack = list(self._stack)
+        return b
+
+    def __copy__(self):
+        return self.copy()
+
+    # -- what the search needs --------------------------------------------------------------
+
+    cdef const GameOps* search_ops(self):
+        return &SOPS[self.vid]
+
+    cdef const void* search_position(self):
+        return &self.pos
+
+    cdef int search_history(self, u64* out, int capacity):
+        out[0] = self.pos.key
+        return 1
+
+    cdef object wrap_search_move(self, const SMove* m):
+        cdef const StMove* s = <const StMove*>m
+        for mv in self.legal_moves():
+            if (<StackMove>mv).m.frm == s.frm and (<StackMove>mv).m.to == s.to \
+                    and (<StackMove>mv).m.n == s.n and (<StackMove>mv).m.kind == s.kind:
+                return mv
+        return None
+
+    def evaluate(self) -> int:
+        """The static evaluation for the side to move, in hundredths of a checker."""
+        return st_evaluate(self.R, &self.pos)
+
+    # -- state ------------------------------------------------------------------------------
+
+    @property
+    def variant(self) -> str:
+        return self.spec.name
+
+    @property
+    def turn(self) -> Color:
+        return Color(self.pos.stm)
+
+    @property
+    def ply(self) -> int:
+        return self.nply
+
+    def zobrist_hash(self) -> int:
+        return self.pos.key
+
+    def recompute_hash(self) -> int:
+        return st_compute_key(&self.pos)
+
+    def piece_map(self) -> dict:
+        """{square: 'w5' | 'b2'}: owner and height of each stack."""
+        g = self.spec.geometry
+        out = {}
+        for b, fr in g.coords.items():
+            for colour in range(2):
+                if (self.pos.stacks[colour] >> b) & 1:
+                    out[_name_of(fr)] = f"{'wb'[colour]}{self.pos.height[b]}"
+        return out
+
+    def checkers(self) -> tuple:
+        """(White's, Black's) checkers on the board."""
+        return (checkers(&self.pos, 0), checkers(&self.pos, 1))
+
+    def outcome(self):
+        """The game ends when a side has no checkers left: the other side wins."""
+        if st_rule_end(self.R, &self.pos) == RULE_NONE:
+            return None
+        return Outcome(Termination.NO_PIECES, Color(0 if self.pos.stacks[1] == 0 else 1))
+
+    def is_game_over(self) -> bool:
+        return self.outcome() is not None
+
+    def result(self) -> str:
+        o = self.outcome()
+        return "*" if o is None else o.result()
+
+    def termination(self):
+        o = self.outcome()
+        return None if o is None else o.termination
+
+    def repetitions(self) -> int:
+        return 1
+
+    def __str__(self):
+        g = self.spec.geometry
+        rows = []
+        for rank in range(g.size - 1, -1, -1):
+            cells = []
+            for f in range(g.size):
+                b = g.bit_at.get((f, rank))
+                if b is None:
+                    cells.append("   ")
+                elif (self.pos.stacks[0] >> b) & 1:
+                    cells.append(f"W{self.pos.height[b]:<2}")
+                elif (self.pos.stacks[1] >> b) & 1:
+                    cells.append(f"B{self.pos.height[b]:<2}")
+                else:
+                    cells.append(" . ")
+            rows.append((f"{rank + 1:>2} " + " ".join(cells)).rstrip())
+        rows.append("    " + "   ".join("abcdefghij"[:g.size]))
+        rows.append(f"{self.turn} to move")
+        return "\n".join(rows)
+
+    def __repr__(self):
+        return f"Board({self.spec.name!r}, {self.fen()!r})"
+
+
+def _square_coords(name):
+    if len(name) < 2 or name[0] not in "abcdefghij" or not name[1:].isdigit():
+        return None
+    return "abcdefghij".index(name[0]), int(name[1:]) - 1
+
+
+def _name_of(fr):
+    return "abcdefghij"[fr[0]] + str(fr[1] + 1)
+
+
+def stacks_perft(StackBoard board, int depth) -> int:
+    if depth < 0:
+        raise ValueError("perft depth must be 0 or more")
+    cdef SPos p = board.pos
+    cdef StMove* stack = <StMove*>malloc((depth + 1) * SEARCH_MAX_MOVES * sizeof(StMove))
+    if not stack:
+        raise MemoryError()
+    cdef unsigned long long n
+    with nogil:
+        n = st_perft(board.R, &p, depth, stack)
+    free(stack)
+    return n
