@@ -75,6 +75,7 @@ ctypedef struct Search:
     u64 tt_mask               # buckets - 1
     uint8_t generation
     int nroot
+    int root_done             # root moves searched to the end in the current iteration
     SMove root_moves[SEARCH_MAX_MOVES]
     int root_scores[SEARCH_MAX_MOVES]
 
@@ -387,6 +388,7 @@ cdef int search_root(Search* S, int alpha, int beta, int depth, int first) noexc
     cdef int i, j, score, best = -INF, best_i = -1
     cdef SMove m
     S.pv_len[0] = 0
+    S.root_done = 0
     for i in range(first, S.nroot):
         S.root_scores[i] = -INF
     for i in range(first, S.nroot):
@@ -401,6 +403,7 @@ cdef int search_root(Search* S, int alpha, int beta, int depth, int first) noexc
         undo_move(S, 0, &m)
         if S.stop:
             break
+        S.root_done += 1
         if score > best:
             best = score
             if score > alpha or i == first:
@@ -561,7 +564,7 @@ cdef class Engine:
         clock = wtime if int(board.turn) == 0 else btime
         inc = (winc if int(board.turn) == 0 else binc) or 0
         if movetime is not None:
-            soft = hard = movetime
+            hard = movetime           # a fixed time per move is used to the end
         elif clock is not None and not infinite:
             margin = min(0.05, clock * 0.1)
             moves_left = movestogo if movestogo else 30
@@ -578,6 +581,7 @@ cdef class Engine:
             return SearchResult(None, -MATE, _mate_distance(-MATE), 0, 0, 0, 0.0, [], [])
 
         lines = []
+        best_raw = None
         completed = 0
         cdef int score, alpha, beta, delta, d, pv_idx, i
         self.searching = True
@@ -609,6 +613,13 @@ cdef class Engine:
                     pv = [(<char*>&S.pv[0][i])[:sizeof(SMove)] for i in range(S.pv_len[0])]
                     iteration_lines.append((score, pv))
                 if S.stop and completed:
+                    # An unfinished iteration still counts when the previous best move was
+                    # searched to the end and another move beat it.
+                    if (multipv == 1 and not iteration_lines and S.root_done >= 2
+                            and S.pv_len[0] > 0 and S.root_scores[0] > -INF):
+                        pv = [(<char*>&S.pv[0][i])[:sizeof(SMove)] for i in range(S.pv_len[0])]
+                        if pv[0] != best_raw:
+                            lines = [self._line(board, S.root_scores[0], pv)]
                     break
                 if len(iteration_lines) > 1:
                     self._sort_lines(iteration_lines)
@@ -616,6 +627,7 @@ cdef class Engine:
                 if len(iteration_lines) == multipv:
                     completed = d
                     lines = [self._line(board, s, pv) for s, pv in iteration_lines]
+                    best_raw = iteration_lines[0][1][0] if iteration_lines[0][1] else None
                     elapsed = _time.perf_counter() - start
                     if info is not None:
                         info(SearchInfo(d, S.seldepth, S.nodes, elapsed, self.hashfull(), lines))

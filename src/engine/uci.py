@@ -223,8 +223,11 @@ class UciSession(Session):
                 limits["depth"] = 2 * value + 1
             elif word in seconds:
                 ms = value
-                if word in ("wtime", "btime", "movetime"):
+                if word in ("wtime", "btime"):
                     ms = max(1, value - self.move_overhead)
+                elif word == "movetime":
+                    # A fixed time is the GUI's own budget: keep back at most a tenth of it.
+                    ms = max(1, value - min(self.move_overhead, value // 10))
                 limits[word] = ms / 1000
             else:
                 limits[word] = value
