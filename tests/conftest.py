@@ -1,3 +1,4 @@
+import io
 import random
 
 import pytest
@@ -17,3 +18,22 @@ def random_game(variant: str, rng: random.Random, max_plies: int = 300) -> list:
 @pytest.fixture
 def rng():
     return random.Random(20261130)
+
+
+class Transcript:
+    """Drive a protocol session (UCI or Hub) line by line and collect what it answers."""
+
+    def __init__(self, session_class):
+        self.out = io.StringIO()
+        self.session = session_class(self.out)
+        self.read = 0
+
+    def send(self, *lines, wait=True):
+        """Feed lines; by default wait for a started search to finish; return the new lines."""
+        for line in lines:
+            self.session.handle(line)
+        if wait:
+            self.session.wait(30)
+        text = self.out.getvalue()
+        new, self.read = text[self.read:], len(text)
+        return new.splitlines()

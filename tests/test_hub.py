@@ -1,12 +1,12 @@
 """Hub protocol transcripts, errors, position strings, and a real client (pydraughts' HubEngine)
 playing a game of International draughts against the engine."""
 
-import io
 import random
 import sys
 import time
 
 import pytest
+from conftest import Transcript
 
 import engine
 from engine.hub import HubSession, board_from_position, hub_score, position_string
@@ -14,25 +14,9 @@ from engine.hub import HubSession, board_from_position, hub_score, position_stri
 START = "W" + "b" * 20 + "e" * 10 + "w" * 20
 
 
-class Transcript:
-    def __init__(self):
-        self.out = io.StringIO()
-        self.session = HubSession(self.out)
-        self.read = 0
-
-    def send(self, *lines, wait=True):
-        for line in lines:
-            self.session.handle(line)
-        if wait:
-            self.session.wait(30)
-        text = self.out.getvalue()
-        new, self.read = text[self.read:], len(text)
-        return new.splitlines()
-
-
 @pytest.fixture
 def hub():
-    t = Transcript()
+    t = Transcript(HubSession)
     yield t
     t.session.handle("quit")
 

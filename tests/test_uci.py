@@ -1,34 +1,18 @@
 """UCI-style protocol transcripts, every error case, and a real client (python-chess)."""
 
-import io
 import subprocess
 import sys
 import time
 
 import pytest
+from conftest import Transcript
 
 from engine.uci import UciSession
 
 
-class Transcript:
-    def __init__(self):
-        self.out = io.StringIO()
-        self.session = UciSession(self.out)
-        self.read = 0
-
-    def send(self, *lines, wait=True):
-        for line in lines:
-            self.session.handle(line)
-        if wait:
-            self.session.wait(30)
-        text = self.out.getvalue()
-        new, self.read = text[self.read:], len(text)
-        return new.splitlines()
-
-
 @pytest.fixture
 def uci():
-    t = Transcript()
+    t = Transcript(UciSession)
     yield t
     t.session.handle("quit")
 
