@@ -44,7 +44,7 @@ def main() -> None:
     try:
         import dame
     except ImportError:
-        raise SystemExit("dame-rs is not installed: python -m pip install dame-rs")
+        raise SystemExit("dame-rs is not installed: python -m pip install dame-rs") from None
 
     rows = []
     ours = best_rate(lambda: engine.perft(engine.Board("international"), args.depth), args.repeat)

@@ -20,7 +20,7 @@ def main() -> None:
     try:
         import dame
     except ImportError:
-        raise SystemExit("dame-rs is not installed: python -m pip install dame-rs")
+        raise SystemExit("dame-rs is not installed: python -m pip install dame-rs") from None
 
     ours = engine.Engine(args.hash).search(engine.Board("international"), movetime=args.seconds)
     theirs = dame.Engine(hash_mb=args.hash).search(dame.Board(), time=args.seconds)

@@ -23,7 +23,6 @@ def solve(board, plies):
     """Exact game value by exhaustive minimax over the public API: +n if the side to move wins
     within n plies (its last move ending the game), -n if it loses within n plies, 0 if neither
     can be forced within `plies`."""
-    best = None
     outcome = board.outcome()
     if outcome is not None:
         if outcome.winner is None:
@@ -102,7 +101,6 @@ def test_international_shot_wins_material(searcher):
 
 def small_positions(variant, rng, count):
     """Random positions with 2 to 4 pieces, mostly kings."""
-    names = sorted(engine.Board(variant).piece_map())
     out = []
     while len(out) < count:
         squares = rng.sample(range(1, {"international": 51, "checkers": 33}[variant]), rng.randint(3, 4))
@@ -111,7 +109,6 @@ def small_positions(variant, rng, count):
         board = engine.Board(variant, f"{rng.choice('WB')}:W{','.join(white)}:B{','.join(black)}")
         if board.outcome() is None:
             out.append(board)
-    del names
     return out
 
 

@@ -455,7 +455,7 @@ class Match:
                 eng.stop()
 
     def _ensure_started(self, eng: EngineProcess, restart: bool = False) -> None:
-        for attempt in range(3):
+        for _ in range(3):
             try:
                 eng.restart()
                 return

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 import threading
 
-from . import Board, Engine, __version__
+from . import Board, Engine
 
 ENGINE_NAME = "Dimensiones"
 ENGINE_AUTHOR = "the Dimensiones developers"
