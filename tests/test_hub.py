@@ -90,6 +90,7 @@ ERRORS = [
     ("level depth=x", "error message=\"level: invalid literal for int() with base 10: 'x'\""),
     ("level", 'error message="level needs depth=, nodes=, move-time=, time= or infinite"'),
     ("level depth=-1", 'error message="level values must not be negative"'),
+    ("level depth=0", 'error message="level depth and nodes must be 1 or more"'),
     ("set-param name=variant value=chess", 'error message="unknown variant chess (known: '
      'international spanish checkers turkish gothic-checkers)"'),
     ("set-param name=colour value=red", 'error message="unknown parameter colour"'),

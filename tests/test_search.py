@@ -226,6 +226,10 @@ def test_bad_limits_are_refused():
     with pytest.raises(ValueError):
         Engine(8).search(engine.Board(), depth=-1)
     with pytest.raises(ValueError):
+        Engine(8).search(engine.Board(), depth=0)
+    with pytest.raises(ValueError):
+        Engine(8).search(engine.Board(), nodes=0)
+    with pytest.raises(ValueError):
         Engine(8).search(engine.Board(), multipv=0)
     with pytest.raises(TypeError):
         Engine(8).search("W:W31:B1")

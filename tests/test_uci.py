@@ -127,6 +127,7 @@ ERRORS = [
     ("go depth x", "info string error go depth needs a number, not 'x'"),
     ("go sideways 3", "info string error unknown go parameter 'sideways'"),
     ("go nodes -5", "info string error go nodes must not be negative"),
+    ("go depth 0", "info string error go depth must be 1 or more"),
 ]
 
 

@@ -539,6 +539,10 @@ cdef class Engine:
                             ("wtime", wtime), ("btime", btime), ("movestogo", movestogo)):
             if value is not None and value < 0:
                 raise ValueError(f"{name} must not be negative")
+        if depth is not None and not 1 <= depth <= MAX_PLY - 2:
+            raise ValueError(f"depth must be 1 to {MAX_PLY - 2}, not {depth}")
+        if nodes is not None and nodes < 1:
+            raise ValueError("nodes must be 1 or more")
         cdef GameBoard gb = board
         cdef Search* S = self.S
         cdef const GameOps* ops = gb.search_ops()

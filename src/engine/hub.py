@@ -163,6 +163,8 @@ class HubSession(Session):
             raise EngineError(f"level: {exc}") from None
         if any(v < 0 for k, v in level.items() if k != "infinite"):
             raise EngineError("level values must not be negative")
+        if level.get("depth") == 0 or level.get("nodes") == 0:
+            raise EngineError("level depth and nodes must be 1 or more")
         if not level:
             raise EngineError("level needs depth=, nodes=, move-time=, time= or infinite")
         self.level = level
@@ -212,7 +214,14 @@ class HubSession(Session):
                   f"time={info.time:.3f} nps={info.nps / 1e6:.2f} pv=\"{pv}\"")
 
     def _run_search(self, board, limits, hold):
-        result = self.engine.search(board, info=self._info, **limits)
+        try:
+            result = self.engine.search(board, info=self._info, **limits)
+        except Exception as exc:            # never leave a GUI waiting for its move
+            self.error(f"search failed: {exc}")
+            legal = board.legal_moves()
+            if legal:
+                self.send(f"done move={legal[0].hub()}")
+            return
         if hold:
             self._release.wait()
         if self._timer is not None:

@@ -217,6 +217,9 @@ class UciSession(Session):
             if value < 0 and word not in ("wtime", "btime"):
                 self.error(f"go {word} must not be negative")
                 return None, False, None
+            if value == 0 and word in ("depth", "nodes", "mate"):
+                self.error(f"go {word} must be 1 or more")
+                return None, False, None
             if word == "perft":
                 perft = value
             elif word == "mate":
@@ -235,7 +238,13 @@ class UciSession(Session):
         return limits, ponder, perft
 
     def _run_search(self, board, limits, hold):
-        result = self.engine.search(board, info=lambda info: self.send(str(info)), **limits)
+        try:
+            result = self.engine.search(board, info=lambda info: self.send(str(info)), **limits)
+        except Exception as exc:            # never leave a GUI waiting for its move
+            self.error(f"search failed: {exc}")
+            legal = board.legal_moves()
+            self.send(f"bestmove {legal[0]}" if legal else "bestmove (none)")
+            return
         if hold:
             self._release.wait()          # infinite or ponder: the move waits for stop/ponderhit
         if self._timer is not None:
