@@ -504,7 +504,9 @@ class Match:
 
 
 def _fmt(x: float) -> str:
-    return f"{x:+.1f}" if abs(x) != float("inf") else ("+inf" if x > 0 else "-inf")
+    if abs(x) == float("inf"):
+        return "+inf" if x > 0 else "-inf"
+    return f"{x + 0.0:+.1f}" if round(x, 1) != 0 else "+0.0"
 
 
 def summary(result: MatchResult) -> list[str]:
