@@ -100,8 +100,16 @@ def test_fen_and_errors():
 def test_start_perft_matches_reference(variant):
     board = engine.Board(variant)
     pos = ref.from_board(board)
-    for depth in range(1, 4):
+    for depth in range(1, 5):
         assert engine.perft(board, depth) == ref.perft(pos, depth)
+
+
+def test_perft_4_from_random_positions_matches_reference():
+    rng = random.Random(44)
+    for variant in ("dipole", "dipole10"):
+        for _ in range(3):
+            board = random_position(variant, rng)
+            assert engine.perft(board, 4) == ref.perft(ref.from_board(board), 4), board.fen()
 
 
 def random_position(variant, rng):
