@@ -51,6 +51,7 @@ ctypedef struct SRules:
     int w_advance
     int w_attacked
     int w_stack
+    int w_mobility
 
 ctypedef struct SPos:
     u64 stacks[2]
@@ -217,13 +218,40 @@ cdef int st_rule_end(const SRules* R, const SPos* p) noexcept nogil:
     return RULE_NONE
 
 
+cdef int mobility(const SRules* R, const SPos* p, int side) noexcept nogil:
+    """Moves the side would have if it were to move (bear-offs counted once per size)."""
+    cdef int n = 0, s, h, d, k, t
+    cdef u64 c = p.stacks[side], enemy = p.stacks[side ^ 1]
+    cdef unsigned int offmask
+    while c:
+        s = bb_lsb(c)
+        c &= c - 1
+        h = p.height[s]
+        offmask = 0
+        for d in range(NSD):
+            for k in range(1, h + 1):
+                t = R.dest[d][s][k]
+                if t == BAD:
+                    continue
+                if t == OFF:
+                    if R.forward[side][d]:
+                        offmask |= 1u << k
+                elif (enemy >> t) & 1:
+                    n += p.height[t] <= k
+                else:
+                    n += R.forward[side][d]
+        n += bb_popcount(offmask)
+    return n
+
+
 cdef int st_evaluate(const SRules* R, const SPos* p) noexcept nogil:
-    """Checkers on the board, their advance, stacks left where the opponent can take them."""
+    """Checkers on the board, their advance, stacks left where the opponent can take them, and
+    mobility."""
     cdef int score[2]
     cdef int s, b, h, d, k, t, e
     cdef u64 c, cc
     for s in range(2):
-        score[s] = 0
+        score[s] = mobility(R, p, s) * R.w_mobility
         c = p.stacks[s]
         while c:
             b = bb_lsb(c)
@@ -387,6 +415,7 @@ cdef int _register(spec) except -1:
     R.w_advance = w["advance"]
     R.w_attacked = w["attacked"]
     R.w_stack = w["stack"]
+    R.w_mobility = w["mobility"]
     _fill_ops(vid)
     _ID_BY_NAME[spec.name] = vid
     _SPEC_BY_ID[vid] = spec

@@ -36,9 +36,9 @@ DRAUGHTS_WEIGHTS = {
 }
 
 # Dipole (RULES.md §8), in hundredths of a checker: a checker on the board, per checker and row
-# advanced, per checker of a stack the side to move can capture at once (a loss for the other
-# side), and per stack (spreading out gives more moves).
+# advanced (the tempo towards bearing off), per checker of a stack the side to move can capture at
+# once (a loss for the other side), per stack, and per move available (mobility).
 STACK_WEIGHTS = {
-    "dipole": dict(checker=100, advance=2, attacked=60, stack=8),
-    "dipole10": dict(checker=100, advance=2, attacked=60, stack=8),
+    "dipole": dict(checker=100, advance=2, attacked=60, stack=8, mobility=2),
+    "dipole10": dict(checker=100, advance=2, attacked=60, stack=8, mobility=2),
 }
