@@ -233,3 +233,23 @@ def test_bad_limits_are_refused():
         Engine(8).search(engine.Board(), multipv=0)
     with pytest.raises(TypeError):
         Engine(8).search("W:W31:B1")
+
+
+def test_one_search_at_a_time_per_engine():
+    searcher = Engine(8)
+    board = engine.Board("international")
+    thread = threading.Thread(target=lambda: searcher.search(board, infinite=True))
+    thread.start()
+    time.sleep(0.1)
+    try:
+        with pytest.raises(RuntimeError, match="already searching"):
+            searcher.search(board, depth=2)
+        with pytest.raises(RuntimeError, match="stop"):
+            searcher.new_game()
+        with pytest.raises(RuntimeError):
+            searcher.resize(4)
+    finally:
+        searcher.stop()
+        thread.join(5)
+    searcher.new_game()                          # fine again once it has stopped
+    assert searcher.search(board, depth=2).best_move is not None

@@ -15,6 +15,7 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
+import threading as _threading
 import time as _time
 
 from ._game cimport (GameBoard, GameOps, SMove, u64, SEARCH_MAX_MOVES, POS_MAX, UNDO_MAX,
@@ -462,6 +463,7 @@ cdef class Engine:
             raise MemoryError()
 
     def __init__(self, hash_mb=64, reductions=True):
+        self._lock = _threading.Lock()
         self.resize(hash_mb)
         self.reductions = reductions
 
@@ -488,6 +490,7 @@ cdef class Engine:
         this clears it."""
         if not isinstance(hash_mb, int) or hash_mb < 1 or hash_mb > 65536:
             raise ValueError(f"hash size must be 1 to 65536 MB, not {hash_mb!r}")
+        self._not_searching("resize the hash table")
         cdef u64 buckets = 1
         cdef u64 bytes_wanted = <u64>hash_mb * 1024 * 1024
         while buckets * 2 * BUCKET * sizeof(TTEntry) <= bytes_wanted:
@@ -503,10 +506,15 @@ cdef class Engine:
 
     def new_game(self):
         """Forget the transposition table, killers and history (a new game starts)."""
+        self._not_searching("start a new game")
         memset(self.S.tt, 0, (self.S.tt_mask + 1) * BUCKET * sizeof(TTEntry))
         memset(self.S.history, 0, sizeof(self.S.history))
         memset(self.S.killers, 0, sizeof(self.S.killers))
         self.S.generation = 0
+
+    def _not_searching(self, what):
+        if self.searching:
+            raise RuntimeError(f"cannot {what} while this engine is searching: stop() it first")
 
     def stop(self):
         """End the running search as soon as possible (safe from any thread)."""
@@ -543,6 +551,16 @@ cdef class Engine:
             raise ValueError(f"depth must be 1 to {MAX_PLY - 2}, not {depth}")
         if nodes is not None and nodes < 1:
             raise ValueError("nodes must be 1 or more")
+        if not self._lock.acquire(blocking=False):
+            raise RuntimeError("this engine is already searching (use one Engine per thread)")
+        try:
+            return self._search(board, depth, nodes, movetime, wtime, btime, winc, binc,
+                                movestogo, infinite, multipv, info)
+        finally:
+            self._lock.release()
+
+    def _search(self, board, depth, nodes, movetime, wtime, btime, winc, binc, movestogo,
+                infinite, multipv, info):
         cdef GameBoard gb = board
         cdef Search* S = self.S
         cdef const GameOps* ops = gb.search_ops()
