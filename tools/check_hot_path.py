@@ -22,7 +22,7 @@ HOT = {
                   "_number_sum", "_values_result", "_op_generate", "_op_generate_captures",
                   "_op_make", "_op_unmake", "_op_key", "_op_evaluate", "_op_rule_end",
                   "_op_draw_result"],
-    "_stacks": ["add", "st_generate", "st_make", "st_unmake", "st_compute_key", "checkers",
+    "_stacks": ["add", "side_moves", "st_generate", "st_make", "st_unmake", "st_compute_key", "checkers",
                 "st_rule_end", "mobility", "st_evaluate", "st_perft", "_op_generate", "_op_captures",
                 "_op_make", "_op_unmake", "_op_evaluate", "_op_rule_end"],
     "_search": ["now", "score_to_tt", "score_from_tt", "tt_probe", "tt_store", "check_limits",

@@ -94,6 +94,9 @@ _init_keys()
 # Generation, make, unmake
 
 cdef inline int add(StMove* out, int n, int frm, int to, int count, int kind) noexcept nogil:
+    """Write a move at index n (or only count it when out is NULL); returns the new count."""
+    if out == NULL:
+        return n + 1
     if n < SEARCH_MAX_MOVES:
         out[n].frm = <uint8_t>frm
         out[n].to = <uint8_t>to
@@ -103,15 +106,13 @@ cdef inline int add(StMove* out, int n, int frm, int to, int count, int kind) no
     return n
 
 
-cdef int st_generate(const SRules* R, const SPos* p, StMove* out, int captures_only) noexcept nogil:
-    """Legal moves (only captures if captures_only). No move at all once a side has no checkers;
-    otherwise `pass` when nothing else is legal."""
-    cdef int us = p.stm, them = us ^ 1, n = 0, s, h, d, k, t
-    cdef u64 own = p.stacks[us], enemy = p.stacks[them], ss, tb
+cdef int side_moves(const SRules* R, const SPos* p, int side, StMove* out,
+                    int captures_only) noexcept nogil:
+    """The moves of `side` (as if it were to move) without the pass: written to out, or only
+    counted when out is NULL."""
+    cdef int n = 0, s, h, d, k, t
+    cdef u64 ss = p.stacks[side], enemy = p.stacks[side ^ 1], tb
     cdef unsigned int offmask
-    if own == 0 or enemy == 0:
-        return 0
-    ss = own
     while ss:
         s = bb_lsb(ss)
         ss &= ss - 1
@@ -123,14 +124,14 @@ cdef int st_generate(const SRules* R, const SPos* p, StMove* out, int captures_o
                 if t == BAD:
                     continue
                 if t == OFF:
-                    if R.forward[us][d]:
+                    if R.forward[side][d]:
                         offmask |= 1u << k
                     continue
                 tb = (<u64>1) << t
                 if tb & enemy:
                     if p.height[t] <= k:
                         n = add(out, n, s, t, k, KIND_CAPTURE)
-                elif R.forward[us][d] and not captures_only:
+                elif R.forward[side][d] and not captures_only:
                     n = add(out, n, s, t, k, KIND_MOVE)
         if not captures_only:
             # Leaving the board: one move per number of checkers, whatever the edge.
@@ -138,6 +139,16 @@ cdef int st_generate(const SRules* R, const SPos* p, StMove* out, int captures_o
                 k = bb_lsb(offmask)
                 offmask &= offmask - 1
                 n = add(out, n, s, OFF, k, KIND_OFF)
+    return n
+
+
+cdef int st_generate(const SRules* R, const SPos* p, StMove* out, int captures_only) noexcept nogil:
+    """Legal moves (only captures if captures_only). No move at all once a side has no checkers;
+    otherwise `pass` when nothing else is legal."""
+    cdef int n
+    if p.stacks[0] == 0 or p.stacks[1] == 0:
+        return 0
+    n = side_moves(R, p, p.stm, out, captures_only)
     if n == 0 and not captures_only:
         n = add(out, n, 0, 0, 0, KIND_PASS)
     return n
@@ -218,30 +229,8 @@ cdef int st_rule_end(const SRules* R, const SPos* p) noexcept nogil:
     return RULE_NONE
 
 
-cdef int mobility(const SRules* R, const SPos* p, int side) noexcept nogil:
-    """Moves the side would have if it were to move (bear-offs counted once per size)."""
-    cdef int n = 0, s, h, d, k, t
-    cdef u64 c = p.stacks[side], enemy = p.stacks[side ^ 1]
-    cdef unsigned int offmask
-    while c:
-        s = bb_lsb(c)
-        c &= c - 1
-        h = p.height[s]
-        offmask = 0
-        for d in range(NSD):
-            for k in range(1, h + 1):
-                t = R.dest[d][s][k]
-                if t == BAD:
-                    continue
-                if t == OFF:
-                    if R.forward[side][d]:
-                        offmask |= 1u << k
-                elif (enemy >> t) & 1:
-                    n += p.height[t] <= k
-                else:
-                    n += R.forward[side][d]
-        n += bb_popcount(offmask)
-    return n
+cdef inline int mobility(const SRules* R, const SPos* p, int side) noexcept nogil:
+    return side_moves(R, p, side, NULL, 0)
 
 
 cdef int st_evaluate(const SRules* R, const SPos* p) noexcept nogil:
