@@ -2,7 +2,6 @@
 # perft. Included into _draughts.pyx so that it calls the C functions directly; nothing here runs
 # inside move generation or search.
 
-import re as _re
 
 from .errors import IllegalMoveError, InvalidFenError, UnknownVariantError
 from .types import Color, Outcome, Termination

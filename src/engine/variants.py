@@ -107,11 +107,9 @@ class DraughtsVariant:
 
 def _chapinas_start() -> str:
     num = _spanish_number(10)
-    g = build_geometry(10, "light")
     # Piece numbers 0-19 "from left to right and bottom to top", each side from its own view.
     white = sorted(range(1, 21), key=lambda n: (num(n)[1], num(n)[0]))
     black = sorted(range(31, 51), key=lambda n: (-num(n)[1], -num(n)[0]))
-    del g
     wn = {sq: i for i, sq in enumerate(white)}
     bn = {sq: i for i, sq in enumerate(black)}
     w = ",".join(f"{sq}.{wn[sq]}" for sq in range(1, 21))
