@@ -15,6 +15,9 @@ CASES = [
     ("turkish", None, 7),
     ("turkish", "W:WKa1,Kh1,c3,d3,e3:BKa8,Kh8,c6,d6,e6", 5),
     ("gothic-checkers", None, 6),
+    ("dipole", None, 5),
+    ("dipole", "W:Wb2.3,e3.4,g3.2,d4.1:Bc5.2,f6.3,a7.4,d8.3", 4),
+    ("dipole10", None, 4),
 ]
 
 
