@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import shlex
 import sys
-import threading
 
 from . import Board, __version__
 from .errors import EngineError
@@ -63,8 +62,6 @@ class HubSession(Session):
     def __init__(self, out=None):
         super().__init__(out)
         self.level: dict = {}
-        self._release = threading.Event()
-        self._timer: threading.Timer | None = None
         self._ponder_budget = None
 
     def error(self, text: str) -> None:
@@ -83,14 +80,7 @@ class HubSession(Session):
         for word in words[1:]:
             name, _, value = word.partition("=")
             args[name] = value
-        handler = getattr(self, "cmd_" + command.replace("-", "_"), None)
-        if handler is None:
-            self.error(f"unknown command {command}")
-            return
-        try:
-            handler(args)
-        except EngineError as exc:
-            self.error(str(exc))
+        self.dispatch(command, args, f"unknown command {command}")
 
     def cmd_hub(self, args):
         self.send(f'id name={ENGINE_NAME} version={__version__} author="{ENGINE_AUTHOR}"')
@@ -202,9 +192,7 @@ class HubSession(Session):
             return
         self._release.set()
         if self._ponder_budget is not None:
-            self._timer = threading.Timer(self._ponder_budget, self.engine.stop)
-            self._timer.daemon = True
-            self._timer.start()
+            self.start_timer(self._ponder_budget)
 
     def _info(self, info):
         line = info.lines[0]
@@ -222,11 +210,7 @@ class HubSession(Session):
             if legal:
                 self.send(f"done move={legal[0].hub()}")
             return
-        if hold:
-            self._release.wait()
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self.finish_hold(hold)
         if result.best_move is None:
             self.error("no legal move")
             return

@@ -7,6 +7,7 @@ import sys
 import threading
 
 from . import Board, Engine
+from .errors import EngineError
 
 ENGINE_NAME = "Dimensiones"
 ENGINE_AUTHOR = "the Dimensiones developers"
@@ -24,6 +25,37 @@ class Session:
         self.engine = Engine(self.hash_mb)
         self._thread: threading.Thread | None = None
         self.quit = False
+        self._release = threading.Event()     # holds an infinite/ponder search's answer
+        self._timer: threading.Timer | None = None
+
+    def error(self, text: str) -> None:
+        raise NotImplementedError
+
+    def dispatch(self, command: str, args, unknown: str) -> None:
+        """Run the cmd_<command> method; an unknown command or an input error becomes an error
+        line (`unknown` is the text for the former) and changes nothing."""
+        handler = getattr(self, "cmd_" + command.replace("-", "_"), None)
+        if handler is None:
+            self.error(unknown)
+            return
+        try:
+            handler(args)
+        except EngineError as exc:
+            self.error(str(exc))
+
+    def finish_hold(self, hold: bool) -> None:
+        """After a search: wait for stop/ponderhit if the answer is held, drop the ponder timer."""
+        if hold:
+            self._release.wait()
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def start_timer(self, seconds: float) -> None:
+        """Stop the running search after `seconds` (ponderhit under a clock)."""
+        self._timer = threading.Timer(seconds, self.engine.stop)
+        self._timer.daemon = True
+        self._timer.start()
 
     def send(self, line: str) -> None:
         with self._write_lock:

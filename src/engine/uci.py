@@ -7,7 +7,6 @@ with ``info string error ...`` and changes nothing; the engine never dies on inp
 from __future__ import annotations
 
 import sys
-import threading
 
 from . import Board, __version__, divide, variants
 from .errors import EngineError
@@ -22,9 +21,7 @@ class UciSession(Session):
         super().__init__(out)
         self.multipv = 1
         self.move_overhead = 30          # ms kept back from the clock for transmission delays
-        self._release = threading.Event()
         self._ponder_limits: dict = {}
-        self._timer: threading.Timer | None = None
 
     def error(self, text: str) -> None:
         self.send(f"info string error {text}")
@@ -35,15 +32,7 @@ class UciSession(Session):
         tokens = line.strip().split()
         if not tokens:
             return
-        command, args = tokens[0], tokens[1:]
-        handler = getattr(self, f"cmd_{command}", None)
-        if handler is None:
-            self.error(f"unknown command '{command}'")
-            return
-        try:
-            handler(args)
-        except EngineError as exc:
-            self.error(str(exc))
+        self.dispatch(tokens[0], tokens[1:], f"unknown command '{tokens[0]}'")
 
     def cmd_uci(self, args):
         self.send(f"id name {ENGINE_NAME} {__version__}")
@@ -245,11 +234,7 @@ class UciSession(Session):
             legal = board.legal_moves()
             self.send(f"bestmove {legal[0]}" if legal else "bestmove (none)")
             return
-        if hold:
-            self._release.wait()          # infinite or ponder: the move waits for stop/ponderhit
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self.finish_hold(hold)           # infinite or ponder: the move waits for stop/ponderhit
         if result.best_move is None:
             self.send("bestmove (none)")
         elif len(result.pv) > 1:
@@ -270,9 +255,7 @@ class UciSession(Session):
                 budget = min(clock / (limits.get("movestogo") or 30) + inc * 0.75, clock * 0.5)
         self._release.set()
         if budget is not None:
-            self._timer = threading.Timer(budget, self.engine.stop)
-            self._timer.daemon = True
-            self._timer.start()
+            self.start_timer(budget)
 
 
 def main(argv=None) -> int:
