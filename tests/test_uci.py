@@ -28,7 +28,7 @@ def test_handshake(uci):
         "option name Ponder type check default false",
         "option name Reductions type check default true",
         "option name UCI_Variant type combo default international var international var spanish "
-        "var checkers var chapinas var turkish var gothic-checkers var dipole var dipole10",
+        "var checkers var chapinas var turkish var gothic-checkers var dipole var dipole10 var superajedrez",
         "uciok",
     ]
     assert uci.send("isready") == ["readyok"]
@@ -122,7 +122,7 @@ ERRORS = [
     ("setoption Hash 5", "info string error setoption needs 'name <option> [value <value>]'"),
     ("setoption name UCI_Variant value chess",
      "info string error unknown variant 'chess' (known: international spanish checkers chapinas "
-     "turkish gothic-checkers dipole dipole10)"),
+     "turkish gothic-checkers dipole dipole10 superajedrez)"),
     ("go depth", "info string error go depth needs a value"),
     ("go depth x", "info string error go depth needs a number, not 'x'"),
     ("go sideways 3", "info string error unknown go parameter 'sideways'"),

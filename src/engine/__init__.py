@@ -13,6 +13,8 @@ import abc
 from ._draughts import DraughtsBoard, DraughtsMove, draughts_perft, draughts_variants
 from ._search import Engine
 from ._stacks import StackBoard, StackMove, stack_variants, stacks_perft
+from ._superajedrez import (SuperajedrezBoard, SuperajedrezMove, superajedrez_perft,
+                            superajedrez_variants)
 from .analysis import PVLine, SearchInfo, SearchResult
 from .errors import EngineError, IllegalMoveError, InvalidFenError, UnknownVariantError
 from .types import BLACK, WHITE, Color, Outcome, Termination
@@ -26,6 +28,7 @@ __version__ = "0.1.0"
 # Every implemented variant, with the board class that plays it.
 _BOARD_CLASSES = {name: DraughtsBoard for name in draughts_variants()}
 _BOARD_CLASSES.update({name: StackBoard for name in stack_variants()})
+_BOARD_CLASSES.update({name: SuperajedrezBoard for name in superajedrez_variants()})
 
 
 def variants() -> list[str]:
@@ -59,12 +62,15 @@ for _cls in set(_BOARD_CLASSES.values()):
     Board.register(_cls)
 Move.register(DraughtsMove)
 Move.register(StackMove)
+Move.register(SuperajedrezMove)
 
 
 def perft(board, depth: int) -> int:
     """The number of legal move sequences of length ``depth`` from ``board`` (NOTATION.md)."""
     if isinstance(board, StackBoard):
         return stacks_perft(board, depth)
+    if isinstance(board, SuperajedrezBoard):
+        return superajedrez_perft(board, depth)
     return draughts_perft(board, depth)
 
 

@@ -112,6 +112,7 @@ cdef void _fill_ops(int vid):
     o.capture_count = _op_capture_count
     o.history_index = _op_history_index
     o.same_move = _op_same_move
+    o.in_check = NULL                    # no check in draughts
 
 
 assert sizeof(DMove) == sizeof(SMove) and sizeof(Undo) <= UNDO_MAX and sizeof(Pos) <= POS_MAX

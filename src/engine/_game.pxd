@@ -47,6 +47,10 @@ ctypedef struct GameOps:
     int (*capture_count)(const SMove* m) noexcept nogil
     int (*history_index)(const SMove* m) noexcept nogil  # 0..4095, for the history heuristic
     int (*same_move)(const SMove* a, const SMove* b) noexcept nogil
+    # Games with check (Superajedrez): whether the side to move is in check; NULL elsewhere.
+    # With it the search extends checks, searches evasions in quiescence, and scores a position
+    # without a legal move as a loss only in check (stalemate is a draw).
+    int (*in_check)(const void* ctx, const void* pos) noexcept nogil
 
 
 cdef class GameBoard:

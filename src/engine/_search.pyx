@@ -183,6 +183,18 @@ cdef inline int rule_score(int result, int ply) noexcept nogil:
     return 0
 
 
+cdef inline int side_in_check(Search* S) noexcept nogil:
+    """Whether the side to move is in check (only games with check say so)."""
+    return S.ops.in_check != NULL and S.ops.in_check(S.ctx, S.pos)
+
+
+cdef inline int no_move_score(Search* S, int ply, int checked) noexcept nogil:
+    """No legal move: lost, except in a game with check when not in check (stalemate)."""
+    if S.ops.in_check == NULL or checked:
+        return -MATE + ply
+    return rule_score(S.ops.draw_result(S.ctx, S.pos), ply)
+
+
 cdef inline void update_pv(Search* S, int ply, const SMove* m) noexcept nogil:
     cdef int i
     S.pv[ply][ply] = m[0]
@@ -215,7 +227,7 @@ cdef inline void swap_moves(SMove* moves, int* order, int i, int j) noexcept nog
 # -- quiescence -------------------------------------------------------------------------------
 
 cdef int qsearch(Search* S, int alpha, int beta, int ply) noexcept nogil:
-    cdef int n, i, j, score, best, result
+    cdef int n, i, j, score, best, result, checked
     cdef SMove* moves
     cdef int* order
     if ply > S.seldepth:
@@ -228,12 +240,19 @@ cdef int qsearch(Search* S, int alpha, int beta, int ply) noexcept nogil:
         return S.ops.evaluate(S.ctx, S.pos)
     moves = S.moves + ply * SEARCH_MAX_MOVES
     order = S.order + ply * SEARCH_MAX_MOVES
-    n = S.ops.generate_captures(S.ctx, S.pos, moves)
+    checked = side_in_check(S)
+    if checked:
+        # In check every evasion is searched, and standing pat is no option.
+        n = S.ops.generate(S.ctx, S.pos, moves)
+        if n == 0:
+            return -MATE + ply
+    else:
+        n = S.ops.generate_captures(S.ctx, S.pos, moves)
     if n == 0:
         if not S.ops.has_quiet_move(S.ctx, S.pos):
-            return -MATE + ply         # no legal move at all: lost
+            return no_move_score(S, ply, 0)
         return S.ops.evaluate(S.ctx, S.pos)
-    if S.ops.captures_forced:
+    if S.ops.captures_forced or checked:
         best = -INF               # the capture must be played: no standing pat
     else:
         best = S.ops.evaluate(S.ctx, S.pos)
@@ -265,7 +284,7 @@ cdef int qsearch(Search* S, int alpha, int beta, int ply) noexcept nogil:
 
 cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node) noexcept nogil:
     cdef int n, i, j, score, best, result, bound, best_index, tt_move = NO_MOVE
-    cdef int new_depth, reduction, is_cap, hidx, alpha0 = alpha
+    cdef int new_depth, reduction, is_cap, hidx, alpha0 = alpha, checked
     cdef u64 key
     cdef TTEntry* e
     cdef SMove* moves
@@ -289,6 +308,9 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
     if alpha >= beta:
         return alpha
 
+    checked = side_in_check(S)
+    if checked and ply < 2 * MAX_PLY // 3:
+        depth += 1                   # check extension: every evasion is seen to the full depth
     if depth <= 0:
         return qsearch(S, alpha, beta, ply)
     if ply > S.seldepth:
@@ -308,7 +330,7 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
     order = S.order + ply * SEARCH_MAX_MOVES
     n = S.ops.generate(S.ctx, S.pos, moves)
     if n == 0:
-        return -MATE + ply           # no legal move: the side to move has lost
+        return no_move_score(S, ply, checked)   # lost (or, in chess out of check, stalemate)
     if n == 1 and ply < 2 * depth + 8:
         depth += 1                   # a forced move costs the opponent nothing to see
 
@@ -345,7 +367,7 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
         else:
             reduction = 0
             if S.reductions and depth >= LMR_MIN_DEPTH and i >= LMR_FIRST_MOVE and not is_cap \
-                    and order[i] < (1 << 26):
+                    and order[i] < (1 << 26) and not checked and not side_in_check(S):
                 reduction = 1 if i < 8 or depth < 6 else 2
             score = -negamax(S, -alpha - 1, -alpha, new_depth - reduction, ply + 1, 0)
             if score > alpha and reduction:
@@ -600,7 +622,8 @@ cdef class Engine:
         multipv = min(multipv, S.nroot) if S.nroot else 1
 
         if S.nroot == 0:
-            return SearchResult(None, -MATE, _mate_distance(-MATE), 0, 0, 0, 0.0, [], [])
+            final = -MATE if ops.in_check == NULL or ops.in_check(ops.ctx, S.pos) else 0
+            return SearchResult(None, final, _mate_distance(final), 0, 0, 0, 0.0, [], [])
 
         lines = []
         best_raw = None

@@ -362,6 +362,7 @@ cdef void _fill_ops(int vid):
     o.capture_count = _op_capture_count
     o.history_index = _op_history_index
     o.same_move = _op_same_move
+    o.in_check = NULL
 
 
 assert sizeof(StMove) == sizeof(SMove) and sizeof(SUndo) <= UNDO_MAX and sizeof(SPos) <= POS_MAX

@@ -42,3 +42,37 @@ STACK_WEIGHTS = {
     "dipole": dict(checker=100, advance=2, attacked=60, stack=8, mobility=2),
     "dipole10": dict(checker=100, advance=2, attacked=60, stack=8, mobility=2),
 }
+
+# Superajedrez (RULES.md §7), in centipawns. Per type, pawn, knight, bishop, rook, queen:
+# ``value`` on the board and ``reserve_bonus`` added while the piece is still in reserve (it can
+# go anywhere, and it protects its reserved squares; the queen can only go to d1, so none).
+# ``mobility`` per square a piece attacks that its side does not occupy (pawn to king).
+# ``drop_check``: per empty square, not covered by the defender, from which a reserve knight,
+# bishop or rook of the enemy would give check (a penalty). ``zone_attack``: per square next to the
+# king that the enemy attacks (a penalty). ``exposed``: per piece on an enemy protected reserved
+# square, where a placement can take it (a penalty). ``held_square``: per own protected reserved
+# square. Piece-square shapes: ``pawn_advance`` by rank from the own side, ``*_centre`` per step
+# towards the centre, ``rook_seventh``, ``king_shelter`` per file on the own first rank in the
+# middlegame, ``king_exposed`` per rank the king has left it, ``king_centre`` in the endgame.
+# ``passed`` pawn bonus by relative rank; ``doubled`` per pawn with another on its file.
+SUPERAJEDREZ_WEIGHTS = dict(
+    value=(100, 320, 330, 500, 950),
+    reserve_bonus=(5, 15, 15, 15, 0),
+    mobility=(0, 3, 3, 2, 1, 0),
+    drop_check=-12,
+    zone_attack=-8,
+    exposed=-30,
+    held_square=2,
+    pawn_advance=(0, 0, 4, 8, 14, 24, 40, 0),
+    pawn_centre=6,
+    knight_centre=8,
+    bishop_centre=4,
+    queen_centre=2,
+    rook_seventh=15,
+    king_shelter=(10, 20, 15, -5, 0, -5, 20, 10),
+    king_exposed=15,
+    king_centre=10,
+    passed=(0, 5, 10, 20, 35, 60, 100, 0),
+    doubled=-12,
+    tempo=10,
+)

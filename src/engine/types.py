@@ -35,6 +35,10 @@ class Termination(enum.Enum):
     SAQUE_DE_PEON = 9       # Spanish: the Saque de peon ending not won within 32 moves each
     LONE_PIECE = 10         # Turkish: one piece against two or more with a king loses
     ONE_AGAINST_ONE = 11    # Turkish: one piece each, no capture: draw
+    CHECKMATE = 12          # Superajedrez: in check with no legal move
+    STALEMATE = 13          # Superajedrez: not in check, no legal move: draw
+    INSUFFICIENT_MATERIAL = 14
+    FIFTY_MOVES = 15        # Superajedrez: 50 moves each without capture, pawn move or placement
 
     @property
     def description(self) -> str:
@@ -53,6 +57,10 @@ _DESCRIPTIONS = {
     Termination.SAQUE_DE_PEON: "Saque de peon not won in 32 moves",
     Termination.LONE_PIECE: "one piece against two or more with a king",
     Termination.ONE_AGAINST_ONE: "one piece against one",
+    Termination.CHECKMATE: "checkmate",
+    Termination.STALEMATE: "stalemate",
+    Termination.INSUFFICIENT_MATERIAL: "insufficient material",
+    Termination.FIFTY_MOVES: "50 moves without capture, pawn move or placement",
 }
 
 
