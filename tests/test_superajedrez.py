@@ -3,6 +3,8 @@ python-chess, the native generator against a simple one written from the rules, 
 strings, Spanish algebraic, the end of the game, and the search on mates by placement."""
 
 import random
+import subprocess
+import sys
 
 import chess
 import pytest
@@ -490,3 +492,54 @@ def test_search_plays_a_legal_game_quickly():
         result = eng.search(b, depth=3)
         b.push(result.best_move)
     assert b.ply == 16 or b.is_game_over()
+
+
+# -- protocol, match records, command line --------------------------------------------------------
+
+def test_uci_transcript():
+    from conftest import Transcript
+    from engine.uci import UciSession
+    uci = Transcript(UciSession)
+    try:
+        uci.send("setoption name UCI_Variant value superajedrez",
+                 "position startpos moves N@f3 P@e5 e1g1r")
+        fen = [line for line in uci.send("d") if line.startswith("Fen: ")][0][5:]
+        assert fen == "4k3/8/8/4p3/8/5N2/8/5RK1[QRBBNPPPPPPPPqrrbbnnppppppp] b kq - 0 2"
+        lines = uci.send("go depth 2")
+        assert lines[-1].startswith("bestmove ")
+        assert engine.Board(V, fen).is_legal(lines[-1].split()[1])
+        assert uci.send("position startpos moves P@e5") == [
+            "info string error move 1 of the list: 'P@e5' is not a legal move in " + START]
+        assert uci.send("position fen 7k/8/6K1/8/8/8/8/8[R] w - - 0 1", "go depth 3")[-1] \
+            .split()[1] in {f"R@{f}8" for f in "abcdef"}
+        perft = uci.send("position startpos", "go perft 2")
+        assert perft[-1] == "Nodes searched: 41811" and len(perft) == 218 + 2
+    finally:
+        uci.session.handle("quit")
+
+
+def test_match_writes_pgn_with_spanish_moves(tmp_path):
+    from engine.match import GameRecord, Match, TimeControl, pdn
+    b = board()
+    played = [b.push(m) for m in ("N@f3", "P@e5", "f3e5", "e8e7")]
+    text = pdn(GameRecord(3, "a", "b", START, played, "1/2-1/2", "agreed"), V, "E")
+    assert '[Variant "superajedrez"]' in text and f'[FEN "{START}"]' in text
+    assert text.rstrip().endswith("1. 0-Cf3 0-e5 2. Cxe5 Re7 1/2-1/2")
+    path = tmp_path / "games.pgn"
+    command = f"{sys.executable} -m engine uci"
+    from engine.match import EngineSpec
+    result = Match([EngineSpec.parse(command), EngineSpec.parse(command)], V,
+                   TimeControl(movetime=0.02), [START], pdn_path=str(path), report=None).run()
+    assert result.played == 2 and not result.forfeits
+    assert path.read_text().count('[Variant "superajedrez"]') == 2
+
+
+def test_command_line_perft_and_moves():
+    out = subprocess.run([sys.executable, "-m", "engine", "perft", "-v", V, "3"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip().splitlines()[-1].startswith("7879045 leaves")
+    out = subprocess.run([sys.executable, "-m", "engine", "moves", "-v", V, "--fen",
+                          "7k/8/6K1/8/8/8/8/8[R] b - - 0 1"], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0
+    assert "1 legal moves: h8g8" in out.stdout

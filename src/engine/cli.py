@@ -226,7 +226,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--random-plies", type=int, default=4,
                    help="plies of the random openings, checked to be roughly balanced (default 4)")
     p.add_argument("--seed", type=int, default=1, help="seed of the random openings")
-    p.add_argument("--pdn", help="save every game to this PDN file")
+    p.add_argument("--pdn", "--pgn", dest="pdn", metavar="FILE",
+                   help="save every game to FILE (PDN; PGN with Spanish algebraic moves for "
+                   "superajedrez)")
     p.add_argument("--sprt", type=float, nargs=2, metavar=("ELO0", "ELO1"),
                    help="run an SPRT of H0: elo = ELO0 against H1: elo = ELO1 and stop on a verdict")
     p.add_argument("--alpha", type=float, default=0.05, help="SPRT false positive rate")

@@ -338,24 +338,28 @@ TEN_BY_TEN = {"international", "chapinas"}
 
 
 def pdn(record: GameRecord, variant: str, event: str) -> str:
-    """The game as PDN (FMJD result style 2-0 / 0-2 / 1-1 on 10×10 boards)."""
+    """The game record: PDN for the draughts games and Dipole (FMJD result style 2-0 / 0-2 / 1-1
+    on 10×10 boards); for Superajedrez PGN, with the moves in Spanish algebraic notation as the
+    game's own records write them (RULES.md §7.9)."""
     result = PDN_RESULTS[record.result] if variant in TEN_BY_TEN else record.result
     tags = [("Event", event), ("Site", "local"), ("Date", time.strftime("%Y.%m.%d")),
             ("Round", str(record.number)), ("White", record.white), ("Black", record.black),
             ("Result", result), ("Variant", variant), ("FEN", record.opening),
             ("Termination", record.termination)]
     lines = [f'[{k} "{v}"]' for k, v in tags]
-    start = Board(variant, record.opening)
+    board = Board(variant, record.opening)
+    spanish = hasattr(board, "san")
     words = []
-    number = 1
+    number = board.fullmove_number if spanish else 1
     # Move numbers count turns of the variant's first player (Black in checkers).
-    offset = 0 if int(start.turn) == start.spec.first_player else 1
+    offset = 0 if int(board.turn) == board.spec.first_player else 1
     for i, move in enumerate(record.moves):
         if i == 0 and offset:
             words.append(f"{number}...")
         elif (i + offset) % 2 == 0:
             words.append(f"{number}.")
-        words.append(str(move))
+        words.append(board.san(move) if spanish else str(move))
+        board.push(move)
         if (i + offset) % 2 == 1:
             number += 1
     words.append(result)
