@@ -18,6 +18,8 @@ CASES = [
     ("dipole", None, 5),
     ("dipole", "W:Wb2.3,e3.4,g3.2,d4.1:Bc5.2,f6.3,a7.4,d8.3", 4),
     ("dipole10", None, 4),
+    ("superajedrez", None, 3),
+    ("superajedrez", "r2qk2r/pp3ppp/2n1b3/3p4/3P4/2NB1N2/PP3PPP/R2QK2R[BPPbnpp] w KQkq - 0 9", 3),
 ]
 
 
