@@ -27,6 +27,7 @@ def test_handshake(uci):
         "option name Move Overhead type spin default 30 min 0 max 5000",
         "option name Ponder type check default false",
         "option name Reductions type check default true",
+        "option name NullMove type check default true",
         "option name UCI_Variant type combo default international var international var spanish "
         "var checkers var chapinas var turkish var gothic-checkers var dipole var dipole10 var superajedrez",
         "uciok",

@@ -113,6 +113,9 @@ cdef void _fill_ops(int vid):
     o.history_index = _op_history_index
     o.same_move = _op_same_move
     o.in_check = NULL                    # no check in draughts
+    o.make_null = NULL
+    o.unmake_null = NULL
+    o.wide = 0
 
 
 assert sizeof(DMove) == sizeof(SMove) and sizeof(Undo) <= UNDO_MAX and sizeof(Pos) <= POS_MAX

@@ -51,6 +51,13 @@ ctypedef struct GameOps:
     # With it the search extends checks, searches evasions in quiescence, and scores a position
     # without a legal move as a loss only in check (stalemate is a draw).
     int (*in_check)(const void* ctx, const void* pos) noexcept nogil
+    # Null move (the side to move passes), for null-move pruning; NULL where zugzwang is common
+    # (draughts). make_null returns 0 and changes nothing when passing would be unsound here.
+    int (*make_null)(const void* ctx, void* pos, void* undo) noexcept nogil
+    void (*unmake_null)(const void* ctx, void* pos, const void* undo) noexcept nogil
+    # Games with very many moves per position (placements): deeper late-move reductions and
+    # move-count pruning of late quiet moves near the leaves.
+    int wide
 
 
 cdef class GameBoard:

@@ -13,6 +13,7 @@ class is C-level and runs without the GIL; `Engine.stop()` from another thread e
 from libc.stdint cimport uint8_t, uint16_t, int16_t, uint64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
+from libc.math cimport log
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 import threading as _threading
@@ -39,6 +40,18 @@ cdef int ASPIRATION_WINDOW = 25
 cdef int LMR_MIN_DEPTH = 3
 cdef int LMR_FIRST_MOVE = 3         # moves before this index are never reduced
 cdef int TIME_CHECK_NODES = 1023
+# Late-move reductions in wide games, by depth and move number: about ln(d) * ln(i) / 2.
+cdef int LMR_WIDE[64][64]
+
+
+cdef void _init_lmr():
+    cdef int d, i
+    for d in range(64):
+        for i in range(64):
+            LMR_WIDE[d][i] = 0 if d == 0 or i == 0 else <int>(0.5 + log(d) * log(i) / 2.0)
+
+
+_init_lmr()
 
 
 ctypedef struct TTEntry:
@@ -69,6 +82,8 @@ ctypedef struct Search:
     int seldepth
     int stop
     int reductions            # late-move reductions on (a switch so that matches can test them)
+    int null_move             # null-move pruning on, where the game allows it (a switch too)
+    uint8_t nulled[MAX_PLY + 2]   # the move into this ply was a null move
     int check_limits          # 0 while the first iteration runs: it always completes
     u64 node_limit
     double deadline           # monotonic seconds; 0 = none
@@ -284,7 +299,7 @@ cdef int qsearch(Search* S, int alpha, int beta, int ply) noexcept nogil:
 
 cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node) noexcept nogil:
     cdef int n, i, j, score, best, result, bound, best_index, tt_move = NO_MOVE
-    cdef int new_depth, reduction, is_cap, hidx, alpha0 = alpha, checked
+    cdef int new_depth, reduction, is_cap, hidx, alpha0 = alpha, checked, gives_check, quiet
     cdef u64 key
     cdef TTEntry* e
     cdef SMove* moves
@@ -309,7 +324,7 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
         return alpha
 
     checked = side_in_check(S)
-    if checked and ply < 2 * MAX_PLY // 3:
+    if checked and not S.ops.wide and ply < 2 * MAX_PLY // 3:
         depth += 1                   # check extension: every evasion is seen to the full depth
     if depth <= 0:
         return qsearch(S, alpha, beta, ply)
@@ -326,11 +341,30 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
                     or (e.bound == BOUND_UPPER and score <= alpha)):
                 return score
 
+    # Null move: if passing still holds beta, a real move will too (not in zugzwang-prone games,
+    # not in check, not twice in a row, not near mate scores).
+    if S.null_move and S.ops.make_null != NULL and not pv_node and not checked and depth >= 3 \
+            and not S.nulled[ply] and -MATE_BOUND < beta < MATE_BOUND \
+            and S.ops.evaluate(S.ctx, S.pos) >= beta \
+            and S.ops.make_null(S.ctx, S.pos, S.undo[ply]):
+        S.keys[S.root_index + ply + 1] = S.ops.key(S.pos)
+        S.nodes += 1
+        S.nulled[ply + 1] = 1
+        score = -negamax(S, -beta, -beta + 1, depth - 3 - depth // 4, ply + 1, 0)
+        S.nulled[ply + 1] = 0
+        S.ops.unmake_null(S.ctx, S.pos, S.undo[ply])
+        if S.stop:
+            return 0
+        if score >= beta:
+            return beta if score >= MATE_BOUND else score
+
     moves = S.moves + ply * SEARCH_MAX_MOVES
     order = S.order + ply * SEARCH_MAX_MOVES
     n = S.ops.generate(S.ctx, S.pos, moves)
     if n == 0:
         return no_move_score(S, ply, checked)   # lost (or, in chess out of check, stalemate)
+    if checked and S.ops.wide and n <= 3 and ply < 2 * MAX_PLY // 3:
+        depth += 1                   # wide games extend only checks with few answers
     if n == 1 and ply < 2 * depth + 8:
         depth += 1                   # a forced move costs the opponent nothing to see
 
@@ -360,15 +394,29 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
             gen_index[i] = gen_index[j]
             gen_index[j] = hidx
         is_cap = S.ops.is_capture(&moves[i])
+        quiet = not is_cap and order[i] < (1 << 26)
         new_depth = depth - 1
         do_move(S, ply, &moves[i])
+        gives_check = side_in_check(S)
+        # Wide games: near the leaves, late quiet moves that give no check are not searched.
+        if S.ops.wide and S.reductions and not pv_node and not checked and depth <= 3 and quiet \
+                and not gives_check and i >= 4 + 3 * depth * depth and best > -MATE_BOUND:
+            undo_move(S, ply, &moves[i])
+            continue
         if i == 0:
             score = -negamax(S, -beta, -alpha, new_depth, ply + 1, pv_node)
         else:
             reduction = 0
-            if S.reductions and depth >= LMR_MIN_DEPTH and i >= LMR_FIRST_MOVE and not is_cap \
-                    and order[i] < (1 << 26) and not checked and not side_in_check(S):
-                reduction = 1 if i < 8 or depth < 6 else 2
+            if S.reductions and depth >= LMR_MIN_DEPTH and i >= LMR_FIRST_MOVE and quiet \
+                    and not checked and not gives_check:
+                if S.ops.wide:
+                    reduction = LMR_WIDE[depth if depth < 64 else 63][i if i < 64 else 63]
+                    if pv_node and reduction > 0:
+                        reduction -= 1
+                    if reduction > new_depth - 1:
+                        reduction = new_depth - 1 if new_depth > 1 else 0
+                else:
+                    reduction = 1 if i < 8 or depth < 6 else 2
             score = -negamax(S, -alpha - 1, -alpha, new_depth - reduction, ply + 1, 0)
             if score > alpha and reduction:
                 score = -negamax(S, -alpha - 1, -alpha, new_depth, ply + 1, 0)
@@ -484,10 +532,21 @@ cdef class Engine:
         if self.S.moves == NULL or self.S.order == NULL or self.S.gen_index == NULL:
             raise MemoryError()
 
-    def __init__(self, hash_mb=64, reductions=True):
+    def __init__(self, hash_mb=64, reductions=True, null_move=True):
         self._lock = _threading.Lock()
         self.resize(hash_mb)
         self.reductions = reductions
+        self.null_move = null_move
+
+    @property
+    def null_move(self) -> bool:
+        """Whether null-move pruning is used in the games that allow it (Superajedrez; never in
+        draughts, where zugzwang is everywhere). On by default; a switch so matches can test it."""
+        return bool(self.S.null_move)
+
+    @null_move.setter
+    def null_move(self, value):
+        self.S.null_move = 1 if value else 0
 
     @property
     def reductions(self) -> bool:
@@ -598,6 +657,7 @@ cdef class Engine:
         S.node_limit = nodes if nodes else 0
         S.generation = (S.generation + 1) & 0xFF
         memset(S.killers, 0, sizeof(S.killers))
+        memset(S.nulled, 0, sizeof(S.nulled))
         S.nroot = ops.generate(ops.ctx, S.pos, S.root_moves)
         start = _time.perf_counter()
         start_mono = now()

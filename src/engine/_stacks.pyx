@@ -363,6 +363,9 @@ cdef void _fill_ops(int vid):
     o.history_index = _op_history_index
     o.same_move = _op_same_move
     o.in_check = NULL
+    o.make_null = NULL
+    o.unmake_null = NULL
+    o.wide = 0
 
 
 assert sizeof(StMove) == sizeof(SMove) and sizeof(SUndo) <= UNDO_MAX and sizeof(SPos) <= POS_MAX

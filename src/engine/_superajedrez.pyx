@@ -865,6 +865,40 @@ cdef int _op_same_move(const SMove* a, const SMove* b) noexcept nogil:
             and x.promo == y.promo and x.colour == y.colour)
 
 
+cdef int _op_make_null(const void* ctx, void* pos, void* undo) noexcept nogil:
+    """Pass, for null-move pruning: only with a piece other than king and pawns on the board or
+    anything in reserve (then a real move is hardly ever worse than passing)."""
+    cdef CPos* p = <CPos*>pos
+    cdef CUndo* u = <CUndo*>undo
+    cdef int us = p.stm
+    cdef const uint8_t* r = p.reserve[us]
+    if not (p.pieces[us][KNIGHT] | p.pieces[us][BISHOP] | p.pieces[us][ROOK] | p.pieces[us][QUEEN]) \
+            and not (r[0] | r[1] | r[2] | r[3] | r[4]):
+        return 0
+    u.key = p.key
+    u.halfmove = p.halfmove
+    u.ep = p.ep
+    u.ep_keyed = p.ep_keyed
+    if p.ep_keyed:
+        p.key ^= ZEP[p.ep]
+    p.ep = NOSQ
+    p.ep_keyed = 0
+    p.halfmove = 0            # no repetition is looked for across a pass
+    p.stm = us ^ 1
+    p.key ^= ZSIDE
+    return 1
+
+
+cdef void _op_unmake_null(const void* ctx, void* pos, const void* undo) noexcept nogil:
+    cdef CPos* p = <CPos*>pos
+    cdef const CUndo* u = <const CUndo*>undo
+    p.stm ^= 1
+    p.key = u.key
+    p.halfmove = u.halfmove
+    p.ep = u.ep
+    p.ep_keyed = u.ep_keyed
+
+
 cdef void _fill_ops():
     cdef GameOps* o = &CHESS_OPS
     o.pos_size = sizeof(CPos)
@@ -885,6 +919,9 @@ cdef void _fill_ops():
     o.history_index = _op_history_index
     o.same_move = _op_same_move
     o.in_check = _op_in_check
+    o.make_null = _op_make_null
+    o.unmake_null = _op_unmake_null
+    o.wide = 1
 
 
 assert sizeof(CMove) == sizeof(SMove) and sizeof(CUndo) <= UNDO_MAX and sizeof(CPos) <= POS_MAX

@@ -43,6 +43,7 @@ class UciSession(Session):
         self.send(f"option name Move Overhead type spin default {self.move_overhead} min 0 max 5000")
         self.send("option name Ponder type check default false")
         self.send("option name Reductions type check default true")
+        self.send("option name NullMove type check default true")
         self.send(f"option name UCI_Variant type combo default {self.variant} "
                   + " ".join(f"var {v}" for v in variants()))
         self.send("uciok")
@@ -91,12 +92,15 @@ class UciSession(Session):
             number = self._int(value, 0, 5000, name)
             if number is not None:
                 self.move_overhead = number
-        elif key in ("ponder", "reductions"):
+        elif key in ("ponder", "reductions", "nullmove"):
             if value.lower() not in ("true", "false"):
                 self.error(f"option {name} takes true or false, not '{value}'")
             elif key == "reductions":
                 self.cmd_stop([])
                 self.engine.reductions = value.lower() == "true"
+            elif key == "nullmove":
+                self.cmd_stop([])
+                self.engine.null_move = value.lower() == "true"
         elif key == "uci_variant":
             if value not in variants():
                 self.error(f"unknown variant '{value}' (known: {' '.join(variants())})")
