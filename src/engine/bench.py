@@ -29,7 +29,12 @@ POSITIONS = [
     ("dipole", None),
     ("dipole", "W:Wb2.3,e3.4,g3.2,d4.1:Bc5.2,f6.3,a7.4,d8.3"),
     ("dipole10", None),
+    ("superajedrez", None),
+    ("superajedrez", "r2qk2r/pp3ppp/2n1b3/3p4/3P4/2NB1N2/PP3PPP/R2QK2R[BPPbnpp] w KQkq - 0 9"),
 ]
+# Positions whose tree grows too fast for the common depth are searched at most this deep (the
+# Superajedrez start has 218 moves, nearly all placements).
+MAX_DEPTH = {("superajedrez", None): 6}
 DEFAULT_DEPTH = 10
 DEFAULT_HASH_MB = 16
 
@@ -43,7 +48,7 @@ def run_bench(depth: int = DEFAULT_DEPTH, hash_mb: int = DEFAULT_HASH_MB, report
         board = Board(variant, fen)
         engine.new_game()
         start = time.perf_counter()
-        result = engine.search(board, depth=depth)
+        result = engine.search(board, depth=min(depth, MAX_DEPTH.get((variant, fen), depth)))
         seconds = time.perf_counter() - start
         total += result.nodes
         elapsed += seconds
