@@ -42,7 +42,6 @@ cdef class SuperajedrezMove:
     its corner) and ``e1g1r`` (castling with the rook from the reserve)."""
 
     cdef CMove m
-    cdef u64 key
 
     def __init__(self):
         raise TypeError("moves come from Board.legal_moves() or Board.parse_move()")
@@ -121,11 +120,10 @@ cdef class SuperajedrezMove:
         return hash((self.m.frm, self.m.to, self.m.kind, self.m.piece, self.m.promo, self.m.colour))
 
 
-cdef SuperajedrezMove _wrap_chess(const CMove* m, u64 key):
+cdef SuperajedrezMove _wrap_chess(const CMove* m):
     cdef SuperajedrezMove mv = SuperajedrezMove.__new__(SuperajedrezMove)
     mv.m = m[0]
     memset(mv.m.pad, 0, sizeof(mv.m.pad))
-    mv.key = key
     return mv
 
 
@@ -225,7 +223,7 @@ cdef class SuperajedrezBoard(GameBoard):
     def legal_moves(self) -> list:
         cdef int n = generate(&self.pos, self.buf, 0)
         cdef int i
-        return [_wrap_chess(&self.buf[i], self.pos.key) for i in range(n)]
+        return [_wrap_chess(&self.buf[i]) for i in range(n)]
 
     def parse_move(self, text) -> SuperajedrezMove:
         """The legal move that ``text`` names: the engine form (``e2e4``, ``e7e8q``, ``N@f3``,
@@ -266,10 +264,6 @@ cdef class SuperajedrezBoard(GameBoard):
         if not isinstance(move, SuperajedrezMove):
             raise TypeError(f"push() takes a Move or a move string, not {type(move).__name__}")
         cdef SuperajedrezMove mv = move
-        if mv.key == self.pos.key:
-            for other in self.legal_moves():
-                if other == mv:
-                    return other
         for other in self.legal_moves():
             if other == mv:
                 return other
