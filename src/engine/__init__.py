@@ -20,7 +20,7 @@ from .errors import EngineError, IllegalMoveError, InvalidFenError, UnknownVaria
 from .types import BLACK, WHITE, Color, Outcome, Termination
 
 __all__ = [
-    "Board", "Move", "variants", "perft", "divide", "Engine", "SearchResult", "SearchInfo", "PVLine", "Color", "WHITE", "BLACK", "Outcome",
+    "solve", "Board", "Move", "variants", "perft", "divide", "Engine", "SearchResult", "SearchInfo", "PVLine", "Color", "WHITE", "BLACK", "Outcome",
     "Termination", "EngineError", "IllegalMoveError", "InvalidFenError", "UnknownVariantError",
 ]
 __version__ = "0.1.0"
@@ -63,6 +63,13 @@ for _cls in set(_BOARD_CLASSES.values()):
 Move.register(DraughtsMove)
 Move.register(StackMove)
 Move.register(SuperajedrezMove)
+
+
+def solve(board, tables=None, movetime: float = 5.0):
+    """The exact value of ``board`` for the side to move (engine.egdb.solve): from endgame
+    tables (``engine.egdb.Tables``) when they hold it, else a proving search."""
+    from .egdb import solve as _solve
+    return _solve(board, tables, movetime)
 
 
 def perft(board, depth: int) -> int:

@@ -22,6 +22,11 @@ def draughts_variants() -> list:
     return list(_ID_BY_NAME)
 
 
+def draughts_variant_id(name) -> int:
+    """The index of a variant's rules in the native table (for the endgame tables)."""
+    return _ID_BY_NAME[name]
+
+
 cdef class DraughtsMove:
     """One legal move: origin, destination, captured pieces. ``str(move)`` is the canonical string
     (NOTATION.md). Squares are numbers in numbered variants and names (``d4``) elsewhere."""
@@ -469,6 +474,10 @@ cdef class DraughtsBoard(GameBoard):
                     and (<DraughtsMove>mv).m.captured == d.captured:
                 return mv
         return None
+
+    def _native_position(self) -> bytes:
+        """The C position as bytes (for the endgame tables, which read it directly)."""
+        return (<char*>&self.pos)[:sizeof(Pos)]
 
     def evaluate(self) -> int:
         """The static evaluation for the side to move, in centi-men (a man is 100)."""

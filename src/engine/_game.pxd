@@ -66,3 +66,15 @@ cdef class GameBoard:
     cdef const void* search_position(self)
     cdef int search_history(self, u64* out, int capacity)   # keys since the last irreversible move
     cdef object wrap_search_move(self, const SMove* m)      # the legal Move equal to m
+
+
+# Exact results from outside the search (endgame tables): RULE_WIN / RULE_LOSS / RULE_DRAW for
+# the side to move and the plies to the end, or RULE_NONE when the position is not covered.
+ctypedef int (*ProbeFn)(const void* ctx, const void* pos, int* plies) noexcept nogil
+
+
+cdef class ProbeSource:
+    """What the search asks for exact results; `variant` names the game it covers."""
+    cdef ProbeFn probe_fn
+    cdef const void* probe_ctx
+    cdef readonly object variant

@@ -14,3 +14,8 @@ cdef class GameBoard:
 
     cdef object wrap_search_move(self, const SMove* m):
         raise NotImplementedError
+
+
+cdef class ProbeSource:
+    """Base of the endgame tables as the search sees them (see _game.pxd)."""
+    pass

@@ -20,7 +20,7 @@ import threading as _threading
 import time as _time
 
 from ._game cimport (GameBoard, GameOps, SMove, u64, SEARCH_MAX_MOVES, POS_MAX, UNDO_MAX,
-                     RULE_NONE, RULE_DRAW, RULE_LOSS, RULE_WIN)
+                     RULE_NONE, RULE_DRAW, RULE_LOSS, RULE_WIN, ProbeFn, ProbeSource)
 from .analysis import PVLine, SearchInfo, SearchResult
 
 cdef enum:
@@ -83,6 +83,9 @@ ctypedef struct Search:
     int stop
     int reductions            # late-move reductions on (a switch so that matches can test them)
     int null_move             # null-move pruning on, where the game allows it (a switch too)
+    ProbeFn probe             # endgame tables for this search's game, or NULL
+    const void* probe_ctx
+    u64 tb_hits
     uint8_t nulled[MAX_PLY + 2]   # the move into this ply was a null move
     int check_limits          # 0 while the first iteration runs: it always completes
     u64 node_limit
@@ -210,6 +213,20 @@ cdef inline int no_move_score(Search* S, int ply, int checked) noexcept nogil:
     return rule_score(S.ops.draw_result(S.ctx, S.pos), ply)
 
 
+cdef inline int probe_score(Search* S, int ply) noexcept nogil:
+    """The exact score from the endgame tables, or INF when they do not hold the position."""
+    cdef int plies = 0
+    cdef int r = S.probe(S.probe_ctx, S.pos, &plies)
+    if r == RULE_NONE:
+        return INF
+    S.tb_hits += 1
+    if r == RULE_WIN:
+        return MATE - ply - plies
+    if r == RULE_LOSS:
+        return -MATE + ply + plies
+    return rule_score(S.ops.draw_result(S.ctx, S.pos), ply)
+
+
 cdef inline void update_pv(Search* S, int ply, const SMove* m) noexcept nogil:
     cdef int i
     S.pv[ply][ply] = m[0]
@@ -251,6 +268,10 @@ cdef int qsearch(Search* S, int alpha, int beta, int ply) noexcept nogil:
     result = S.ops.rule_end(S.ctx, S.pos)
     if result != RULE_NONE:
         return rule_score(result, ply)
+    if S.probe != NULL and ply > 0:
+        score = probe_score(S, ply)
+        if score != INF:
+            return score
     if ply >= MAX_PLY - 1:
         return S.ops.evaluate(S.ctx, S.pos)
     moves = S.moves + ply * SEARCH_MAX_MOVES
@@ -313,6 +334,11 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
     result = S.ops.rule_end(S.ctx, S.pos)
     if result != RULE_NONE:
         return rule_score(result, ply)
+    # Endgame tables: the exact result (they ignore move-count draw rules; docs/egdb.md).
+    if S.probe != NULL and ply > 0:
+        score = probe_score(S, ply)
+        if score != INF:
+            return score
     if ply >= MAX_PLY - 1:
         return S.ops.evaluate(S.ctx, S.pos)
     # No line from here can do better than winning at once or worse than losing at once.
@@ -520,6 +546,8 @@ cdef class Engine:
     cdef readonly int hash_mb
     cdef object _lock
     cdef public bint searching
+    cdef ProbeSource _tables
+    cdef object _tables_owner
 
     def __cinit__(self, *args, **kwargs):
         self.S = <Search*>malloc(sizeof(Search))
@@ -557,6 +585,25 @@ cdef class Engine:
     @reductions.setter
     def reductions(self, value):
         self.S.reductions = 1 if value else 0
+
+    @property
+    def tablebases(self):
+        """Endgame tables (engine.egdb.Tables) the search probes for exact results in their
+        variant's positions, or None."""
+        return self._tables_owner
+
+    @tablebases.setter
+    def tablebases(self, tables):
+        self._not_searching("change the endgame tables")
+        if tables is None:
+            self._tables = None
+            self._tables_owner = None
+            return
+        native = getattr(tables, "native", tables)
+        if not isinstance(native, ProbeSource):
+            raise TypeError("tablebases must be engine.egdb.Tables or None")
+        self._tables = native
+        self._tables_owner = tables
 
     def __dealloc__(self):
         if self.S != NULL:
@@ -658,6 +705,11 @@ cdef class Engine:
         S.generation = (S.generation + 1) & 0xFF
         memset(S.killers, 0, sizeof(S.killers))
         memset(S.nulled, 0, sizeof(S.nulled))
+        S.tb_hits = 0
+        S.probe = NULL
+        if self._tables is not None and self._tables.variant == board.variant:
+            S.probe = self._tables.probe_fn
+            S.probe_ctx = self._tables.probe_ctx
         S.nroot = ops.generate(ops.ctx, S.pos, S.root_moves)
         start = _time.perf_counter()
         start_mono = now()

@@ -21,6 +21,8 @@ commands:
   uci        speak the UCI-style protocol on standard input/output (for GUIs and match runners)
   hub        speak the Hub protocol (Scan's, version 2) for draughts GUIs
   moves      show a position, its legal moves and whether the game has ended
+  egdb       build or describe endgame tables (draughts games): exact results by retrograde analysis
+  solve      the exact value of a position: from the endgame tables, else a proving search
   variants   list the implemented variants
 
 Positions are FEN strings as in NOTATION.md, e.g. W:W31-50:B1-20 for international draughts.
@@ -56,6 +58,9 @@ def cmd_perft(args) -> int:
 def cmd_analyse(args) -> int:
     board = _board(args)
     engine = Engine(args.hash)
+    if args.egdb:
+        from .egdb import Tables
+        engine.tablebases = Tables(args.egdb, args.variant)
     limits = {}
     if args.depth is not None:
         limits["depth"] = args.depth
@@ -123,6 +128,40 @@ def cmd_match(args) -> int:
     return 0
 
 
+def cmd_egdb(args) -> int:
+    from . import egdb
+    if args.action == "build":
+        if args.pieces is None:
+            raise EngineError("egdb build needs --pieces N")
+        print(f"building {args.variant} tables up to {args.pieces} pieces in "
+              f"{args.dir}/{args.variant} (interrupt at any time: a new build resumes)", flush=True)
+        start = time.perf_counter()
+        tables = egdb.build(args.variant, args.pieces, args.dir,
+                            report=lambda line: print(line, flush=True))
+        size = sum(e["bytes"] for e in tables.manifest["slices"].values())
+        print(f"done: {len(tables.manifest['slices'])} slices, {size:,} bytes, "
+              f"{time.perf_counter() - start:.1f} s")
+    else:
+        for line in egdb.info(args.dir, args.variant):
+            print(line)
+    return 0
+
+
+def cmd_solve(args) -> int:
+    from .egdb import TableError, Tables, solve
+    board = _board(args)
+    tables = None
+    try:
+        tables = Tables(args.dir, args.variant)
+    except TableError as exc:
+        if args.require_tables:
+            raise
+        print(f"(no endgame tables: {exc})", flush=True)
+    solution = solve(board, tables, movetime=args.movetime / 1000)
+    print(solution)
+    return 0
+
+
 def cmd_uci(args) -> int:
     from .uci import main as uci_main
     return uci_main()
@@ -187,7 +226,38 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--nodes", type=int, help="node budget")
     p.add_argument("--multipv", type=int, default=1, help="number of best moves to show (default 1)")
     p.add_argument("--hash", type=int, default=64, help="hash table size in MB (default 64)")
+    p.add_argument("--egdb", metavar="DIR", help="probe the endgame tables in DIR/VARIANT")
     p.set_defaults(func=cmd_analyse)
+
+    p = sub.add_parser("egdb", help="build or describe endgame tables",
+                       description="Endgame tables of the draughts games: every position up to N "
+                       "pieces, its exact result (win, draw or loss for the side to move) and "
+                       "the plies to the end with best play, by retrograde analysis. 'build' "
+                       "writes one file per material slice into DIR/VARIANT with a manifest of "
+                       "checksums, printing a line per slice; it keeps slices already built, so "
+                       "an interrupted build resumes. 'info' lists the slices of a directory. "
+                       "Move-count draw rules are not part of the tables (docs/egdb.md).",
+                       epilog="example: python -m engine egdb build --variant checkers --pieces 5")
+    p.add_argument("action", choices=["build", "info"])
+    p.add_argument("--variant", "-v", default="checkers", choices=[
+        v for v in variants() if v not in ("dipole", "dipole10", "superajedrez")],
+                   help="the game (default: checkers)")
+    p.add_argument("--pieces", "-n", type=int, help="build every slice with up to N pieces")
+    p.add_argument("--dir", "-d", default="egdb", help="the table directory (default: ./egdb)")
+    p.set_defaults(func=cmd_egdb)
+
+    p = sub.add_parser("solve", help="exact value of a position",
+                       description="The exact result of a position for the side to move: from "
+                       "the endgame tables when they hold it (with the distance to the end and the "
+                       "best line to it), else from a search with the tables at its leaves, which "
+                       "answers only when it proves a win or a loss and says 'unknown' otherwise.")
+    positional(p)
+    p.add_argument("--dir", "-d", default="egdb", help="the table directory (default: ./egdb)")
+    p.add_argument("--movetime", type=int, default=5000, metavar="MS",
+                   help="search time when the tables do not hold the position (default 5000)")
+    p.add_argument("--require-tables", action="store_true",
+                   help="fail when no tables are found instead of only searching")
+    p.set_defaults(func=cmd_solve)
 
     p = sub.add_parser("bench", help="fixed search benchmark",
                        description="Search fixed positions of every game to a fixed depth with a "
@@ -262,7 +332,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    for name in ("depth", "nodes", "movetime", "hash", "games", "concurrency", "random_plies"):
+    for name in ("depth", "nodes", "movetime", "hash", "games", "concurrency", "random_plies",
+                 "pieces"):
         value = getattr(args, name, None)
         if value is not None and value < 0:
             parser.error(f"{name} must be 0 or more")

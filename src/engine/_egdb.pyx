@@ -1,0 +1,487 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Endgame tables of the draughts family: retrograde analysis, one material slice at a time.
+
+A slice is a material signature (white men, white kings, black men, black kings); its positions
+are indexed by the combinations of each group's squares (colex rank over the squares the group
+may stand on: men never on their own crowning row) and the side to move. Overlapping groups make
+some indices invalid; they are marked and skipped. A value is one byte: 0 a draw, 1 + n a game
+that ends n plies from here with best play (won for the side to move when n is odd, lost when
+even), 254 an invalid index.
+
+Building a slice: one forward pass generates every position's moves with the native generator.
+Moves that leave the slice (captures, promotions) are looked up in the slices built before it;
+moves inside it are counted. Then positions are settled in order of distance: a lost position
+makes each in-slice predecessor won one ply later; a won one takes one from each predecessor's
+count of unsettled moves, and a predecessor whose moves are all wins for the opponent is lost
+one ply after the longest of them. Predecessors come from "unmoves" (a piece of the side that
+just moved stepped back along its own move directions) checked against the forward generator, so
+every rule set of the family needs nothing of its own. What is left unsettled is a draw.
+Move-count draw rules are not part of the tables (see docs/egdb.md).
+"""
+
+from libc.stdint cimport uint8_t, uint16_t, uint32_t
+from libc.stdlib cimport malloc, calloc, realloc, free
+from libc.string cimport memset, memcpy
+
+import numpy as np
+
+from ._bitboard cimport u64, bb_popcount, bb_lsb, bb_msb
+from ._draughts cimport (Rules, Pos, DMove, Undo, MAX_MOVES, rules_for, gen_moves, make_move,
+                         unmake_move, rule_draw, END_NONE, END_LONE_PIECE)
+from ._game cimport ProbeSource, RULE_NONE, RULE_WIN, RULE_LOSS, RULE_DRAW
+
+cdef enum:
+    MAXP = 8                  # pieces of one group a table can hold
+    DRAW = 0
+    INVALID = 254
+    UNKNOWN = 255
+    MAX_PLIES = 252           # the longest distance a byte holds (code = plies + 1)
+    F_WIN = 1                 # flags during a build: a win has been queued
+    F_NO_LOSS = 2             # a move out of the slice reaches a draw: never lost
+
+ctypedef struct Ctx:
+    const Rules* R
+    int nsq
+    int nmen[2]
+    int men_sq[2][64]         # dense index -> bit, men of each side
+    int men_dense[2][64]      # bit -> dense index (-1: a man cannot stand there)
+    int all_sq[64]
+    int all_dense[64]
+    int max_pieces            # the most pieces of a built or loaded slice
+    uint8_t* vals[MAXP + 1][MAXP + 1][MAXP + 1][MAXP + 1]
+
+ctypedef struct Queue:
+    uint32_t* data
+    u64 n
+    u64 cap
+
+cdef u64 BINOM[65][MAXP + 2]
+
+
+cdef void _init_binomials():
+    cdef int n, k
+    for n in range(65):
+        for k in range(MAXP + 2):
+            if k == 0:
+                BINOM[n][k] = 1
+            elif n == 0:
+                BINOM[n][k] = 0
+            else:
+                BINOM[n][k] = BINOM[n - 1][k - 1] + BINOM[n - 1][k]
+
+
+_init_binomials()
+
+
+# -- indexing ---------------------------------------------------------------------------------
+
+cdef inline u64 slice_size(const Ctx* c, int wm, int wk, int bm, int bk) noexcept nogil:
+    return (BINOM[c.nmen[0]][wm] * BINOM[c.nmen[1]][bm] * BINOM[c.nsq][wk] * BINOM[c.nsq][bk]
+            * 2)
+
+
+cdef inline u64 rank_set(u64 bits, const int* dense) noexcept nogil:
+    cdef u64 r = 0
+    cdef int i = 1
+    while bits:
+        r += BINOM[dense[bb_lsb(bits)]][i]
+        bits &= bits - 1
+        i += 1
+    return r
+
+
+cdef inline u64 unrank_set(u64 r, int k, const int* sq) noexcept nogil:
+    cdef u64 bits = 0
+    cdef int kk, d
+    for kk in range(k, 0, -1):
+        d = kk - 1
+        while BINOM[d + 1][kk] <= r:
+            d += 1
+        r -= BINOM[d][kk]
+        bits |= (<u64>1) << sq[d]
+    return bits
+
+
+cdef inline void set_pos(Pos* p, u64 white, u64 black, u64 kings, int stm) noexcept nogil:
+    memset(p, 0, sizeof(Pos))
+    p.pieces[0] = white
+    p.pieces[1] = black
+    p.kings = kings
+    p.stm = stm
+    p.special = -1
+
+
+cdef inline u64 pos_index(const Ctx* c, const Pos* p, int bm, int wk, int bk) noexcept nogil:
+    cdef u64 r = rank_set(p.pieces[0] & ~p.kings, c.men_dense[0])
+    r = r * BINOM[c.nmen[1]][bm] + rank_set(p.pieces[1] & ~p.kings, c.men_dense[1])
+    r = r * BINOM[c.nsq][wk] + rank_set(p.pieces[0] & p.kings, c.all_dense)
+    r = r * BINOM[c.nsq][bk] + rank_set(p.pieces[1] & p.kings, c.all_dense)
+    return r * 2 + p.stm
+
+
+cdef inline int decode(const Ctx* c, u64 idx, int wm, int wk, int bm, int bk, Pos* p) noexcept nogil:
+    """The position at idx of the slice; 0 if its groups overlap."""
+    cdef int stm = idx & 1
+    idx >>= 1
+    cdef u64 n_bk = BINOM[c.nsq][bk], n_wk = BINOM[c.nsq][wk], n_bm = BINOM[c.nmen[1]][bm]
+    cdef u64 r_bk = idx % n_bk
+    idx //= n_bk
+    cdef u64 r_wk = idx % n_wk
+    idx //= n_wk
+    cdef u64 r_bm = idx % n_bm
+    idx //= n_bm
+    cdef u64 wmen = unrank_set(idx, wm, c.men_sq[0])
+    cdef u64 bmen = unrank_set(r_bm, bm, c.men_sq[1])
+    cdef u64 wkings = unrank_set(r_wk, wk, c.all_sq)
+    cdef u64 bkings = unrank_set(r_bk, bk, c.all_sq)
+    if (wmen & bmen) or ((wmen | bmen) & (wkings | bkings)) or (wkings & bkings):
+        return 0
+    set_pos(p, wmen | wkings, bmen | bkings, wkings | bkings, stm)
+    return 1
+
+
+cdef inline int lookup(const Ctx* c, const Pos* p) noexcept nogil:
+    """The table value of any position of the variant, UNKNOWN when no table holds it."""
+    cdef u64 w = p.pieces[0], b = p.pieces[1], k = p.kings
+    if p.pieces[p.stm] == 0:
+        return 1                               # no pieces: lost now
+    if p.pieces[p.stm ^ 1] == 0:
+        return UNKNOWN
+    cdef int wm = bb_popcount(w & ~k), wk = bb_popcount(w & k)
+    cdef int bm = bb_popcount(b & ~k), bk = bb_popcount(b & k)
+    if wm > MAXP or wk > MAXP or bm > MAXP or bk > MAXP:
+        return UNKNOWN
+    cdef uint8_t* vals = c.vals[wm][wk][bm][bk]
+    if vals == NULL:
+        return UNKNOWN
+    return vals[pos_index(c, p, bm, wk, bk)]
+
+
+# -- building ---------------------------------------------------------------------------------
+
+cdef inline int push(Queue* q, u64 idx) noexcept nogil:
+    cdef uint32_t* grown
+    if q.n == q.cap:
+        q.cap = q.cap * 2 if q.cap else 1024
+        grown = <uint32_t*>realloc(q.data, q.cap * sizeof(uint32_t))
+        if grown == NULL:
+            return -1
+        q.data = grown
+    q.data[q.n] = <uint32_t>idx
+    q.n += 1
+    return 0
+
+
+cdef int predecessors(const Ctx* c, const Pos* p, Pos* out, DMove* scratch) noexcept nogil:
+    """The positions in the same slice from which one quiet move of the side that just moved
+    leads to p, checked against the generator (so captures being compulsory, precedence and
+    every rule of the variant apply). Writes them to out; returns how many."""
+    cdef const Rules* R = c.R
+    cdef int y = p.stm ^ 1, n = 0, s, t, i, d, j, nm, found
+    cdef u64 occ = p.pieces[0] | p.pieces[1], empty = R.valid & ~occ
+    cdef u64 pieces = p.pieces[y], targets, blk, ray, sb, tb
+    cdef Pos q
+    while pieces:
+        s = bb_lsb(pieces)
+        pieces &= pieces - 1
+        sb = (<u64>1) << s
+        targets = 0
+        if p.kings & sb:
+            for i in range(R.n_king_dir):
+                d = R.king_dir[i]
+                if R.flying:
+                    ray = R.ray[d][s]
+                    blk = ray & occ
+                    if blk:
+                        j = bb_lsb(blk) if R.up[d] else bb_msb(blk)
+                        ray &= ~(R.ray[d][j] | ((<u64>1) << j))
+                    targets |= ray
+                else:
+                    targets |= ((sb & R.canstep[d]) << R.lsh[d]) >> R.rsh[d]
+            if R.lateral and (sb & R.promo[y]):
+                targets |= ((sb & R.canstep[8]) << R.lsh[8]) >> R.rsh[8]
+                targets |= ((sb & R.canstep[9]) << R.lsh[9]) >> R.rsh[9]
+            targets &= empty
+        else:
+            for i in range(R.n_man_move):
+                d = R.opposite[R.man_move[y][i]]
+                targets |= ((sb & R.canstep[d]) << R.lsh[d]) >> R.rsh[d]
+            targets &= empty & ~R.promo[y]
+        while targets:
+            t = bb_lsb(targets)
+            targets &= targets - 1
+            tb = (<u64>1) << t
+            q = p[0]
+            q.pieces[y] ^= sb | tb
+            if p.kings & sb:
+                q.kings ^= sb | tb
+            q.stm = y
+            nm = gen_moves(&q, R, scratch)
+            found = 0
+            for j in range(nm):
+                if scratch[j].frm == t and scratch[j].to == s and scratch[j].captured == 0:
+                    found = 1
+                    break
+            if found:
+                out[n] = q
+                n += 1
+    return n
+
+
+cdef int build_slice(Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val,
+                     u64* counts) noexcept nogil:
+    """Fill val (slice_size entries) for one slice whose successors' slices are in c.
+    counts gets (wins, draws, losses, invalid, longest plies). Returns 0, or -1 when out of
+    memory, -2 when a distance does not fit, -3 when a successor slice is missing."""
+    cdef u64 size = slice_size(c, wm, wk, bm, bk), idx, qi
+    cdef uint16_t* cnt = <uint16_t*>calloc(size, sizeof(uint16_t))
+    cdef uint8_t* outmax = <uint8_t*>calloc(size, 1)
+    cdef uint8_t* flags = <uint8_t*>calloc(size, 1)
+    cdef Queue* buckets = <Queue*>calloc(MAX_PLIES + 2, sizeof(Queue))
+    cdef DMove* moves = <DMove*>malloc(MAX_MOVES * sizeof(DMove))
+    cdef DMove* scratch = <DMove*>malloc(MAX_MOVES * sizeof(DMove))
+    cdef Pos* preds = <Pos*>malloc(MAX_MOVES * sizeof(Pos))
+    cdef Pos p
+    cdef Undo u
+    cdef int n, i, j, code, best_win, inside, plies, d, np, err = 0, rule, longest = 0
+    if not (cnt and outmax and flags and buckets and moves and scratch and preds):
+        err = -1
+    for idx in range(size if err == 0 else 0):
+        if not decode(c, idx, wm, wk, bm, bk, &p):
+            val[idx] = INVALID
+            continue
+        val[idx] = UNKNOWN
+        rule = rule_draw(&p, c.R)          # only Turkish material rules fire with zero counters
+        if rule == END_LONE_PIECE:
+            if push(&buckets[0], idx):
+                err = -1
+                break
+            continue
+        if rule != END_NONE:
+            val[idx] = DRAW
+            continue
+        n = gen_moves(&p, c.R, moves)
+        if n == 0:
+            if push(&buckets[0], idx):
+                err = -1
+                break
+            continue
+        best_win = MAX_PLIES + 1
+        inside = 0
+        for i in range(n):
+            if moves[i].captured == 0 and not moves[i].promote:
+                inside += 1
+                continue
+            make_move(&p, c.R, &moves[i], &u)
+            code = lookup(c, &p)
+            unmake_move(&p, c.R, &moves[i], &u)
+            if code == UNKNOWN or code == INVALID:
+                err = -3
+                break
+            if code == DRAW:
+                flags[idx] |= F_NO_LOSS
+            elif (code - 1) % 2 == 0:          # the opponent is lost: we win one ply later
+                if code < best_win:
+                    best_win = code
+            elif code - 1 > outmax[idx]:
+                outmax[idx] = <uint8_t>(code - 1)
+        if err:
+            break
+        cnt[idx] = <uint16_t>inside
+        if best_win <= MAX_PLIES:
+            flags[idx] |= F_WIN
+            if push(&buckets[best_win], idx):
+                err = -1
+                break
+        elif inside == 0 and not (flags[idx] & F_NO_LOSS):
+            if push(&buckets[outmax[idx] + 1], idx):
+                err = -1
+                break
+    # Settle by distance.
+    for d in range(MAX_PLIES + 1 if err == 0 else 0):
+        i = 0
+        while <u64>i < buckets[d].n:
+            idx = buckets[d].data[i]
+            i += 1
+            if val[idx] != UNKNOWN:
+                continue
+            val[idx] = <uint8_t>(d + 1)
+            if d > longest:
+                longest = d
+            decode(c, idx, wm, wk, bm, bk, &p)
+            np = predecessors(c, &p, preds, scratch)
+            for j in range(np):
+                qi = pos_index(c, &preds[j], bm, wk, bk)
+                if val[qi] != UNKNOWN:
+                    continue
+                if d % 2 == 0:
+                    if not (flags[qi] & F_WIN):
+                        flags[qi] |= F_WIN
+                        if d + 1 > MAX_PLIES:
+                            err = -2
+                        elif push(&buckets[d + 1], qi):
+                            err = -1
+                else:
+                    cnt[qi] -= 1
+                    if cnt[qi] == 0 and not (flags[qi] & (F_WIN | F_NO_LOSS)):
+                        plies = (d if d > outmax[qi] else outmax[qi]) + 1
+                        if plies > MAX_PLIES:
+                            err = -2
+                        elif push(&buckets[plies], qi):
+                            err = -1
+            if err:
+                break
+        if err:
+            break
+    memset(counts, 0, 5 * sizeof(u64))
+    if err == 0:
+        for idx in range(size):
+            if val[idx] == UNKNOWN:
+                val[idx] = DRAW
+            if val[idx] == INVALID:
+                counts[3] += 1
+            elif val[idx] == DRAW:
+                counts[1] += 1
+            elif (val[idx] - 1) % 2:
+                counts[0] += 1
+            else:
+                counts[2] += 1
+        counts[4] = longest
+    for d in range(MAX_PLIES + 2):
+        free(buckets[d].data)
+    free(buckets)
+    free(cnt)
+    free(outmax)
+    free(flags)
+    free(moves)
+    free(scratch)
+    free(preds)
+    return err
+
+
+# -- probing ----------------------------------------------------------------------------------
+
+cdef int probe_c(const void* ctx, const void* pos, int* plies) noexcept nogil:
+    """The search's question: the exact result of pos if a table holds it."""
+    cdef const Ctx* c = <const Ctx*>ctx
+    cdef const Pos* p = <const Pos*>pos
+    if bb_popcount(p.pieces[0] | p.pieces[1]) > c.max_pieces:
+        return RULE_NONE
+    cdef int code = lookup(c, p)
+    if code == UNKNOWN or code == INVALID:
+        return RULE_NONE
+    if code == DRAW:
+        return RULE_DRAW
+    plies[0] = code - 1
+    return RULE_WIN if (code - 1) % 2 else RULE_LOSS
+
+
+_ERRORS = {-1: "out of memory", -2: "a distance to the end longer than 252 plies",
+           -3: "a successor slice is missing (build the smaller slices first)"}
+
+
+cdef class TableSet(ProbeSource):
+    """The slices of one variant known to the native code: built here or attached from files.
+    Used by engine.egdb; the search probes it through ProbeSource."""
+
+    cdef Ctx* c
+    cdef dict _arrays
+
+    def __cinit__(self, *args, **kwargs):
+        self.c = <Ctx*>calloc(1, sizeof(Ctx))
+        if self.c == NULL:
+            raise MemoryError()
+        self._arrays = {}
+
+    def __dealloc__(self):
+        free(self.c)
+
+    def __init__(self, variant: str, int rules_id):
+        cdef const Rules* R = rules_for(rules_id)
+        cdef Ctx* c = self.c
+        cdef int s, b, n
+        c.R = R
+        self.variant = variant
+        n = 0
+        for b in range(64):
+            c.all_dense[b] = -1
+            c.men_dense[0][b] = -1
+            c.men_dense[1][b] = -1
+            if (R.valid >> b) & 1:
+                c.all_dense[b] = n
+                c.all_sq[n] = b
+                n += 1
+        c.nsq = n
+        for s in range(2):
+            n = 0
+            for b in range(64):
+                if (R.valid >> b) & 1 and not (R.promo[s] >> b) & 1:
+                    c.men_dense[s][b] = n
+                    c.men_sq[s][n] = b
+                    n += 1
+            c.nmen[s] = n
+        self.probe_fn = probe_c
+        self.probe_ctx = self.c
+
+    @staticmethod
+    def limit() -> int:
+        return MAXP
+
+    def size(self, tuple signature) -> int:
+        """Entries of a slice (positions, invalid ones included, times two sides to move)."""
+        wm, wk, bm, bk = signature
+        return slice_size(self.c, wm, wk, bm, bk)
+
+    def men_squares(self) -> tuple:
+        return (self.c.nmen[0], self.c.nmen[1], self.c.nsq)
+
+    def attach(self, tuple signature, values):
+        """Make a slice's values (a uint8 numpy array, maybe memory-mapped) known."""
+        wm, wk, bm, bk = signature
+        if max(signature) > MAXP:
+            raise ValueError(f"slice {signature}: at most {MAXP} pieces of a kind")
+        if values.dtype != np.uint8 or values.ndim != 1 or values.shape[0] != self.size(signature):
+            raise ValueError(f"slice {signature}: expected {self.size(signature)} bytes")
+        cdef const uint8_t[::1] view = values
+        self._arrays[signature] = values
+        self.c.vals[wm][wk][bm][bk] = <uint8_t*>&view[0]
+        if wm + wk + bm + bk > self.c.max_pieces:
+            self.c.max_pieces = wm + wk + bm + bk
+
+    def build(self, tuple signature):
+        """Compute one slice (its successor slices must be attached); returns (values, counts)
+        with counts = (wins, draws, losses, invalid entries, longest distance in plies)."""
+        wm, wk, bm, bk = signature
+        if max(signature) > MAXP:
+            raise ValueError(f"slice {signature}: at most {MAXP} pieces of a kind")
+        size = self.size(signature)
+        if size >= (<u64>1) << 32:
+            raise ValueError(f"slice {signature} has {size} entries, more than this builder indexes")
+        values = np.empty(size, dtype=np.uint8)
+        cdef uint8_t[::1] view = values
+        cdef u64 counts[5]
+        cdef int err
+        cdef int a = wm, b = wk, cc = bm, d = bk
+        with nogil:
+            err = build_slice(self.c, a, b, cc, d, &view[0], counts)
+        if err:
+            raise RuntimeError(f"slice {signature}: {_ERRORS[err]}")
+        self.attach(signature, values)
+        return values, tuple(counts[i] for i in range(5))
+
+    def probe_position(self, bytes native):
+        """(RULE code, plies) for a position given as DraughtsBoard._native_position()."""
+        cdef Pos p
+        if len(native) != sizeof(Pos):
+            raise ValueError("not a position of the draughts family")
+        memcpy(&p, <const char*>native, sizeof(Pos))
+        cdef int plies = 0
+        cdef int r = probe_c(self.c, &p, &plies)
+        return r, plies
+
+    @property
+    def max_pieces(self) -> int:
+        return self.c.max_pieces
+
+    def signatures(self) -> list:
+        return sorted(self._arrays)

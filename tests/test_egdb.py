@@ -1,0 +1,271 @@
+"""Endgame tables: every value of small slices against an independent exhaustive solver, known
+results, files and checksums, resuming a build, probing in the search, solve()."""
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import engine
+from engine import egdb
+from reference_egdb import positions, solve_all
+
+VARIANTS = ["checkers", "international", "spanish", "turkish", "gothic-checkers", "chapinas"]
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory):
+    """Tables of every draughts game up to 3 pieces; checkers up to 4; International's kings-only
+    slices up to 4 (three kings against one)."""
+    folder = tmp_path_factory.mktemp("egdb")
+    out = {}
+    for variant in VARIANTS:
+        pieces = 4 if variant == "checkers" else 3
+        out[variant] = egdb.build(variant, pieces, folder, report=None)
+    out["international"] = egdb.build("international", 4, folder, report=None, kings_only=True)
+    out["dir"] = folder
+    return out
+
+
+def check_against_solver(tables, variant, signature):
+    values = solve_all(variant, positions(variant, signature))
+    assert len(values) > 100
+    wrong = []
+    for fen, expected in values.items():
+        found = tables[variant].probe(engine.Board(variant, fen))
+        if (found.result, found.plies) != expected:
+            wrong.append((fen, found, expected))
+    assert not wrong, wrong[:5]
+
+
+# -- every value of small slices, against the exhaustive solver -----------------------------------
+
+@pytest.mark.parametrize("variant, signature", [
+    ("checkers", (0, 2, 0, 1)),          # two kings against one
+    ("checkers", (1, 0, 0, 1)),          # a man against a king: promotions lead to 1 v 1 kings
+    ("checkers", (1, 0, 1, 0)),
+    ("international", (0, 1, 0, 1)),
+    ("international", (1, 0, 0, 1)),
+    ("spanish", (0, 1, 0, 1)),
+    ("spanish", (1, 0, 1, 0)),
+    ("turkish", (1, 0, 1, 0)),           # the one-against-one rule
+    ("turkish", (0, 1, 0, 1)),
+    ("gothic-checkers", (0, 1, 0, 1)),
+    ("chapinas", (1, 0, 0, 1)),
+])
+def test_values_equal_exhaustive_search(tables, variant, signature):
+    check_against_solver(tables, variant, signature)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant, signature", [
+    ("international", (0, 2, 0, 1)), ("turkish", (0, 2, 0, 1)), ("turkish", (1, 1, 1, 0)),
+    ("spanish", (0, 2, 0, 1)), ("gothic-checkers", (1, 1, 0, 1)), ("checkers", (2, 0, 1, 0)),
+])
+def test_values_equal_exhaustive_search_three_pieces(tables, variant, signature):
+    check_against_solver(tables, variant, signature)
+
+
+# -- known results ----------------------------------------------------------------------------------
+
+CHECKERS_EDGE = {1, 2, 3, 4, 5, 12, 13, 20, 21, 28, 29, 30, 31, 32}
+
+
+def has_capture(board):
+    return any(m.is_capture for m in board.legal_moves())
+
+
+def test_checkers_two_kings_beat_one(tables):
+    t = tables["checkers"]
+    count = 0
+    for w1, w2 in itertools.combinations(range(1, 33), 2):
+        if {w1, w2} & CHECKERS_EDGE:
+            continue
+        for lone in range(1, 33):
+            if lone in (w1, w2):
+                continue
+            body = f":WK{w1},K{w2}:BK{lone}"
+            if has_capture(engine.Board("checkers", "B" + body)):
+                continue              # the lone king could capture at once
+            probe = t.probe(engine.Board("checkers", "W" + body))
+            assert probe.result == "win" and probe.plies <= 33, body
+            count += 1
+    assert count == 3530
+    # Driven into a single corner, the lone king holds only by threatening both kings: with
+    # the kings on f8 and h8 and the lone king on f6, White cannot make progress.
+    assert t.probe(engine.Board("checkers", "W:WK3,K4:BK11")).result == "draw"
+
+
+def test_checkers_one_king_against_one_is_a_draw(tables):
+    t = tables["checkers"]
+    for fen in ["W:WK1:BK32", "B:WK1:BK32", "W:WK5:BK28", "W:WK22:BK10", "B:WK10:BK27"]:
+        assert t.probe(engine.Board("checkers", fen)).result == "draw", fen
+    # ... but a king pinned to the edge next to the other can be lost (found by both the tables
+    # and the exhaustive solver): b8 against d8, Black to move, loses in 10 plies.
+    assert t.probe(engine.Board("checkers", "B:WK1:BK2")) == egdb.Probe("loss", 10)
+
+
+LONG_DIAGONAL = [5, 10, 14, 19, 23, 28, 32, 37, 41, 46]
+
+
+@pytest.mark.parametrize("kings", [1, 2, 3])
+def test_international_lone_king_on_the_long_diagonal_draws(tables, kings):
+    """One, two or three kings against a lone king that holds the long diagonal (5-46): with the
+    lone king to move, no strong king on the diagonal and no capture for it, always a draw."""
+    t = tables["international"]
+    others = [s for s in range(1, 51) if s not in LONG_DIAGONAL]
+    combos = list(itertools.combinations(others, kings))
+    if kings == 3:
+        combos = combos[::7]          # a seventh of the 3-king positions keeps the test short
+    count = 0
+    for combo in combos:
+        for lone in LONG_DIAGONAL:
+            board = engine.Board("international",
+                                 "B:W" + ",".join(f"K{s}" for s in combo) + f":BK{lone}")
+            if has_capture(board):
+                continue
+            assert t.probe(board).result == "draw", board.fen()
+            count += 1
+    assert count > 300
+
+
+def test_international_one_and_two_kings_draw_against_one(tables):
+    t = tables["international"]
+    for fen in ["W:WK1:BK50", "B:WK1:BK50", "W:WK28:BK3", "W:WK1,K2:BK28", "W:WK17,K34:BK46"]:
+        assert t.probe(engine.Board("international", fen)).result == "draw", fen
+
+
+# -- files, checksums, resuming ---------------------------------------------------------------------
+
+def test_manifest_and_files(tables):
+    folder = tables["dir"] / "checkers"
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["variant"] == "checkers" and manifest["format"] == egdb.FORMAT
+    names = set(manifest["slices"])
+    assert names == {egdb.slice_name(s) for s in egdb.signatures("checkers", 4)}
+    entry = manifest["slices"]["0m2k-0m1k"]
+    assert entry["entries"] == 31744 and entry["longest_plies"] == 34
+    assert entry["wins"] + entry["draws"] + entry["losses"] + entry["invalid"] == entry["entries"]
+    assert (folder / entry["file"]).stat().st_size == entry["bytes"]
+    lines = egdb.info(tables["dir"], "checkers")
+    assert lines[-1].startswith(f"{len(names)} slices, ")
+
+
+def copy_tables(src, dst, variant="checkers"):
+    import shutil
+    shutil.copytree(src / variant, dst / variant)
+    return dst / variant
+
+
+def test_corrupt_or_truncated_files_are_refused(tables, tmp_path):
+    folder = copy_tables(tables["dir"], tmp_path)
+    path = folder / "0m1k-0m1k.npy"
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 1
+    path.write_bytes(bytes(data))
+    with pytest.raises(egdb.TableError, match="checksum mismatch"):
+        egdb.Tables(tmp_path, "checkers")
+    path.write_bytes(bytes(data[:-10]))
+    with pytest.raises(egdb.TableError, match="truncated"):
+        egdb.Tables(tmp_path, "checkers")
+    path.unlink()
+    with pytest.raises(egdb.TableError, match="missing"):
+        egdb.Tables(tmp_path, "checkers")
+    (folder / "manifest.json").write_text("{not json")
+    with pytest.raises(egdb.TableError, match="unreadable manifest"):
+        egdb.Tables(tmp_path, "checkers")
+    with pytest.raises(egdb.TableError, match="no manifest.json"):
+        egdb.Tables(tmp_path, "international")
+    with pytest.raises(egdb.TableError, match="draughts games only"):
+        egdb.Tables(tmp_path, "dipole")
+
+
+def test_an_interrupted_build_resumes(tables, tmp_path):
+    folder = copy_tables(tables["dir"], tmp_path)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    del manifest["slices"]["1m0k-1m0k"]           # as if the build stopped before this slice
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    (folder / "0m2k-0m1k.npy").write_bytes(b"garbage")    # and this file was damaged
+    lines = []
+    rebuilt = egdb.build("checkers", 4, tmp_path, report=lines.append)
+    built = [line.split()[2] for line in lines if "kept" not in line and "rebuilding" not in line]
+    assert sorted(built) == ["0m2k-0m1k", "1m0k-1m0k"]
+    assert sum("kept (checksum verified)" in line for line in lines) == len(lines) - 3
+    assert rebuilt.probe(engine.Board("checkers", "W:WK1,K2:BK32")) == egdb.Probe("win", 33)
+
+
+# -- probing in the search, solving -----------------------------------------------------------------
+
+def test_search_returns_exact_results_with_tables(tables):
+    board = engine.Board("checkers", "W:WK1,K2:BK32")
+    searcher = engine.Engine(hash_mb=8)
+    searcher.new_game()
+    without = searcher.search(board, depth=6)
+    assert without.mate is None                    # too deep for a plain 6-ply search
+    searcher.tablebases = tables["checkers"]
+    with_tables = searcher.search(board, depth=2)
+    assert with_tables.mate == 17                  # 33 plies: 17 moves of the winner
+    assert searcher.tablebases is tables["checkers"]
+    # Tables of another game are not consulted: the same search, node for node.
+    spanish = engine.Board("spanish", "W:WK1:BK30")
+    searcher.new_game()
+    nodes = searcher.search(spanish, depth=6).nodes
+    searcher.tablebases = None
+    searcher.new_game()
+    assert searcher.search(spanish, depth=6).nodes == nodes
+
+
+def test_solve_from_the_tables_gives_the_whole_line(tables):
+    board = engine.Board("checkers", "W:WK1,K2:BK32")
+    solution = engine.solve(board, tables["checkers"])
+    assert (solution.result, solution.plies, solution.moves, solution.source) == (
+        "win", 33, 17, "tables")
+    assert len(solution.line) == 33 and solution.best_move == solution.line[0]
+    replay = board.copy()
+    for move in solution.line:
+        replay.push(move)
+    assert replay.outcome().winner == engine.WHITE
+    loss = engine.solve(engine.Board("checkers", "B:WK1:BK2"), tables["checkers"])
+    assert (loss.result, loss.plies, len(loss.line)) == ("loss", 10, 10)
+    draw = engine.solve(engine.Board("checkers", "W:WK1:BK32"), tables["checkers"])
+    assert draw.result == "draw" and len(draw.line) == egdb.DRAW_LINE_PLIES
+
+
+def test_solve_beyond_the_tables(tables):
+    # Five pieces are beyond the 4-piece tables; a capture leads into them, and the search
+    # with table leaves proves the win.
+    board = engine.Board("checkers", "W:WK1,K2,K3:BK6,K31")
+    solution = engine.solve(board, tables["checkers"], movetime=2.0)
+    assert solution.source == "search" and solution.result == "win" and solution.plies > 0
+    # The start position: nothing can be proved in a short time, and solve says so.
+    unknown = engine.solve(engine.Board("checkers"), tables["checkers"], movetime=0.2)
+    assert unknown.result == "unknown" and unknown.plies is None
+    assert "unknown" in str(unknown)
+    over = engine.solve(engine.Board("checkers", "W:W:BK1"), None)
+    assert (over.result, over.source) == ("loss", "game over")
+
+
+def test_command_line_build_info_and_solve(tmp_path):
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(engine.__file__)))
+    env = dict(os.environ, PYTHONPATH=package_root)
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "engine", *args], capture_output=True,
+                              text=True, timeout=300, cwd=tmp_path, env=env)
+    out = run("egdb", "build", "--variant", "checkers", "--pieces", "3")
+    assert out.returncode == 0, out.stderr
+    assert "[ 16/16] " in out.stdout and out.stdout.strip().splitlines()[-1].startswith("done: 16 slices")
+    out = run("egdb", "build", "--variant", "checkers", "--pieces", "3")
+    assert out.stdout.count("kept (checksum verified)") == 16
+    out = run("egdb", "info", "--variant", "checkers")
+    assert "0m2k-0m1k" in out.stdout and out.returncode == 0
+    out = run("solve", "--variant", "checkers", "--fen", "W:WK1,K2:BK32")
+    assert out.returncode == 0 and out.stdout.startswith("win in 33 plies (17 moves, tables)")
+    out = run("solve", "--variant", "checkers", "--fen", "W:WK1,K2:BK32", "--dir", "nowhere",
+              "--require-tables")
+    assert out.returncode == 2 and "no manifest.json" in out.stderr
+    out = run("egdb", "build", "--variant", "checkers")
+    assert out.returncode == 2 and "needs --pieces" in out.stderr
