@@ -147,7 +147,7 @@ def test_manifest_and_files(tables):
     names = set(manifest["slices"])
     assert names == {egdb.slice_name(s) for s in egdb.signatures("checkers", 4)}
     entry = manifest["slices"]["0m2k-0m1k"]
-    assert entry["entries"] == 31744 and entry["longest_plies"] == 34
+    assert entry["entries"] == 29760 and entry["longest_plies"] == 34
     assert entry["wins"] + entry["draws"] + entry["losses"] + entry["invalid"] == entry["entries"]
     assert (folder / entry["file"]).stat().st_size == entry["bytes"]
     lines = egdb.info(tables["dir"], "checkers")

@@ -3,8 +3,9 @@
 
 A slice is a material signature (white men, white kings, black men, black kings); its positions
 are indexed by the combinations of each group's squares (colex rank over the squares the group
-may stand on: men never on their own crowning row) and the side to move. Overlapping groups make
-some indices invalid; they are marked and skipped. A value is one byte: 0 a draw, 1 + n a game
+may stand on: men never on their own crowning row; kings over the squares the men leave free,
+Black's also over those White's kings leave) and the side to move. White and black men on the
+same square make some indices invalid; they are marked and skipped. A value is one byte: 0 a draw, 1 + n a game
 that ends n plies from here with best play (won for the side to move when n is odd, lost when
 even), 254 an invalid index.
 
@@ -76,8 +77,8 @@ _init_binomials()
 # -- indexing ---------------------------------------------------------------------------------
 
 cdef inline u64 slice_size(const Ctx* c, int wm, int wk, int bm, int bk) noexcept nogil:
-    return (BINOM[c.nmen[0]][wm] * BINOM[c.nmen[1]][bm] * BINOM[c.nsq][wk] * BINOM[c.nsq][bk]
-            * 2)
+    return (BINOM[c.nmen[0]][wm] * BINOM[c.nmen[1]][bm] * BINOM[c.nsq - wm - bm][wk]
+            * BINOM[c.nsq - wm - bm - wk][bk] * 2)
 
 
 cdef inline u64 rank_set(u64 bits, const int* dense) noexcept nogil:
@@ -85,6 +86,18 @@ cdef inline u64 rank_set(u64 bits, const int* dense) noexcept nogil:
     cdef int i = 1
     while bits:
         r += BINOM[dense[bb_lsb(bits)]][i]
+        bits &= bits - 1
+        i += 1
+    return r
+
+
+cdef inline u64 rank_free(u64 bits, u64 taken, const int* dense) noexcept nogil:
+    """rank_set over the squares not in taken (dense numbers the squares of the board)."""
+    cdef u64 r = 0
+    cdef int i = 1, b
+    while bits:
+        b = bb_lsb(bits)
+        r += BINOM[dense[b] - bb_popcount(taken & (((<u64>1) << b) - 1))][i]
         bits &= bits - 1
         i += 1
     return r
@@ -111,19 +124,23 @@ cdef inline void set_pos(Pos* p, u64 white, u64 black, u64 kings, int stm) noexc
     p.special = -1
 
 
-cdef inline u64 pos_index(const Ctx* c, const Pos* p, int bm, int wk, int bk) noexcept nogil:
+cdef inline u64 pos_index(const Ctx* c, const Pos* p, int wm, int bm, int wk,
+                          int bk) noexcept nogil:
+    cdef u64 men = (p.pieces[0] | p.pieces[1]) & ~p.kings, wkings = p.pieces[0] & p.kings
     cdef u64 r = rank_set(p.pieces[0] & ~p.kings, c.men_dense[0])
     r = r * BINOM[c.nmen[1]][bm] + rank_set(p.pieces[1] & ~p.kings, c.men_dense[1])
-    r = r * BINOM[c.nsq][wk] + rank_set(p.pieces[0] & p.kings, c.all_dense)
-    r = r * BINOM[c.nsq][bk] + rank_set(p.pieces[1] & p.kings, c.all_dense)
+    r = r * BINOM[c.nsq - wm - bm][wk] + rank_free(wkings, men, c.all_dense)
+    r = r * BINOM[c.nsq - wm - bm - wk][bk] + rank_free(p.pieces[1] & p.kings, men | wkings,
+                                                       c.all_dense)
     return r * 2 + p.stm
 
 
 cdef inline int decode(const Ctx* c, u64 idx, int wm, int wk, int bm, int bk, Pos* p) noexcept nogil:
     """The position at idx of the slice; 0 if its groups overlap."""
-    cdef int stm = idx & 1
+    cdef int stm = idx & 1, n, d
     idx >>= 1
-    cdef u64 n_bk = BINOM[c.nsq][bk], n_wk = BINOM[c.nsq][wk], n_bm = BINOM[c.nmen[1]][bm]
+    cdef u64 n_bk = BINOM[c.nsq - wm - bm - wk][bk], n_wk = BINOM[c.nsq - wm - bm][wk]
+    cdef u64 n_bm = BINOM[c.nmen[1]][bm]
     cdef u64 r_bk = idx % n_bk
     idx //= n_bk
     cdef u64 r_wk = idx % n_wk
@@ -132,10 +149,24 @@ cdef inline int decode(const Ctx* c, u64 idx, int wm, int wk, int bm, int bk, Po
     idx //= n_bm
     cdef u64 wmen = unrank_set(idx, wm, c.men_sq[0])
     cdef u64 bmen = unrank_set(r_bm, bm, c.men_sq[1])
-    cdef u64 wkings = unrank_set(r_wk, wk, c.all_sq)
-    cdef u64 bkings = unrank_set(r_bk, bk, c.all_sq)
-    if (wmen & bmen) or ((wmen | bmen) & (wkings | bkings)) or (wkings & bkings):
+    if wmen & bmen:
         return 0
+    # Kings over the free squares, in board order.
+    cdef int free_sq[64]
+    cdef u64 taken = wmen | bmen
+    n = 0
+    for d in range(c.nsq):
+        if not (taken >> c.all_sq[d]) & 1:
+            free_sq[n] = c.all_sq[d]
+            n += 1
+    cdef u64 wkings = unrank_set(r_wk, wk, free_sq)
+    taken |= wkings
+    n = 0
+    for d in range(c.nsq):
+        if not (taken >> c.all_sq[d]) & 1:
+            free_sq[n] = c.all_sq[d]
+            n += 1
+    cdef u64 bkings = unrank_set(r_bk, bk, free_sq)
     set_pos(p, wmen | wkings, bmen | bkings, wkings | bkings, stm)
     return 1
 
@@ -154,7 +185,7 @@ cdef inline int lookup(const Ctx* c, const Pos* p) noexcept nogil:
     cdef uint8_t* vals = c.vals[wm][wk][bm][bk]
     if vals == NULL:
         return UNKNOWN
-    return vals[pos_index(c, p, bm, wk, bk)]
+    return vals[pos_index(c, p, wm, bm, wk, bk)]
 
 
 # -- building ---------------------------------------------------------------------------------
@@ -311,7 +342,7 @@ cdef int build_slice(Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val,
             decode(c, idx, wm, wk, bm, bk, &p)
             np = predecessors(c, &p, preds, scratch)
             for j in range(np):
-                qi = pos_index(c, &preds[j], bm, wk, bk)
+                qi = pos_index(c, &preds[j], wm, bm, wk, bk)
                 if val[qi] != UNKNOWN:
                     continue
                 if d % 2 == 0:

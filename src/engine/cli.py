@@ -137,7 +137,7 @@ def cmd_egdb(args) -> int:
               f"{args.dir}/{args.variant} (interrupt at any time: a new build resumes)", flush=True)
         start = time.perf_counter()
         tables = egdb.build(args.variant, args.pieces, args.dir,
-                            report=lambda line: print(line, flush=True))
+                            report=lambda line: print(line, flush=True), threads=args.threads)
         size = sum(e["bytes"] for e in tables.manifest["slices"].values())
         print(f"done: {len(tables.manifest['slices'])} slices, {size:,} bytes, "
               f"{time.perf_counter() - start:.1f} s")
@@ -244,6 +244,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the game (default: checkers)")
     p.add_argument("--pieces", "-n", type=int, help="build every slice with up to N pieces")
     p.add_argument("--dir", "-d", default="egdb", help="the table directory (default: ./egdb)")
+    p.add_argument("--threads", "-t", type=int, default=None,
+                   help="slices built at once (default: every processor)")
     p.set_defaults(func=cmd_egdb)
 
     p = sub.add_parser("solve", help="exact value of a position",
@@ -333,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     for name in ("depth", "nodes", "movetime", "hash", "games", "concurrency", "random_plies",
-                 "pieces"):
+                 "pieces", "threads"):
         value = getattr(args, name, None)
         if value is not None and value < 0:
             parser.error(f"{name} must be 0 or more")

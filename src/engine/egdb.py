@@ -173,13 +173,16 @@ class Tables:
 
 
 def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
-          report=print, kings_only: bool = False) -> Tables:
+          report=print, kings_only: bool = False, threads: int | None = None) -> Tables:
     """Build every slice up to ``pieces`` pieces into ``directory/variant`` (slices already
     there and intact are kept), reporting a line per slice; returns the loaded Tables.
-    ``kings_only`` builds only the slices without men (they never lead to a slice with men)."""
+    ``kings_only`` builds only the slices without men (they never lead to a slice with men).
+    Slices with the same number of pieces and of men do not depend on each other and are built
+    ``threads`` at a time (default: every processor)."""
     _check_variant(variant)
     if pieces < 2:
         raise TableError("tables need at least 2 pieces")
+    threads = threads or os.cpu_count() or 1
     folder = Path(directory) / variant
     folder.mkdir(parents=True, exist_ok=True)
     try:
@@ -191,31 +194,45 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
     if kings_only:
         todo = [s for s in todo if s[0] == s[2] == 0]
     total_entries = sum(native.size(s) for s in todo)
-    done_entries = 0
+    progress = {"done": 0, "number": 0}
     started = time.perf_counter()
-    for number, sig in enumerate(todo, 1):
+
+    def head(sig):
+        progress["number"] += 1
+        return (f"[{progress['number']:>3}/{len(todo)}] {slice_name(sig):<10} "
+                f"{native.size(sig):>13,} positions")
+
+    def keep(sig) -> bool:
         name = slice_name(sig)
-        entries = native.size(sig)
-        head = f"[{number:>3}/{len(todo)}] {name:<10} {entries:>13,} positions"
         entry = manifest["slices"].get(name)
-        if entry is not None:
-            try:
-                _load_slice(folder, name, entry, native)
-                done_entries += entries
-                if report:
-                    report(f"{head}  kept (checksum verified)")
-                continue
-            except TableError as exc:
-                if report:
-                    report(f"{head}  rebuilding: {exc}")
-                del manifest["slices"][name]
+        if entry is None:
+            return False
+        try:
+            _load_slice(folder, name, entry, native)
+        except TableError as exc:
+            if report:
+                report(f"{head(sig)}  rebuilding: {exc}")
+            progress["number"] -= 1
+            del manifest["slices"][name]
+            return False
+        progress["done"] += native.size(sig)
+        if report:
+            report(f"{head(sig)}  kept (checksum verified)")
+        return True
+
+    def compute(sig):
         t0 = time.perf_counter()
         values, counts = native.build(sig)
-        seconds = time.perf_counter() - t0
+        return sig, values, counts, time.perf_counter() - t0
+
+    def record(sig, values, counts, seconds):
+        name = slice_name(sig)
+        entries = native.size(sig)
         path = folder / f"{name}.npy"
         tmp = folder / f"{name}.tmp.npy"
         np.save(tmp, values)
         os.replace(tmp, path)
+        native.attach(sig, np.load(path, mmap_mode="r"))    # the file, not memory, from now on
         wins, draws, losses, invalid, longest = counts
         manifest["slices"][name] = {
             "file": path.name, "bytes": path.stat().st_size, "sha256": _sha256(path),
@@ -224,14 +241,26 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
             "seconds": round(seconds, 3),
         }
         _write_json(folder / MANIFEST, manifest)
-        done_entries += entries
+        progress["done"] += entries
         if report:
             valid = max(wins + draws + losses, 1)
-            report(f"{head}  W {100 * wins / valid:4.1f}% D {100 * draws / valid:4.1f}% "
+            report(f"{head(sig)}  W {100 * wins / valid:4.1f}% D {100 * draws / valid:4.1f}% "
                    f"L {100 * losses / valid:4.1f}%  longest {longest:>3} plies  {seconds:7.2f} s "
                    f"{entries / max(seconds, 1e-9) / 1e6:6.2f} M/s  "
-                   f"({100 * done_entries / total_entries:5.1f}% of all, "
+                   f"({100 * progress['done'] / total_entries:5.1f}% of all, "
                    f"{time.perf_counter() - started:.0f} s)")
+
+    groups: dict[tuple, list] = {}
+    for sig in todo:
+        groups.setdefault((sum(sig), sig[0] + sig[2]), []).append(sig)
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        for key in sorted(groups):
+            pending = [sig for sig in groups[key] if not keep(sig)]
+            # The biggest slices first, so that the threads finish together.
+            pending.sort(key=native.size, reverse=True)
+            for sig, values, counts, seconds in pool.map(compute, pending):
+                record(sig, values, counts, seconds)
     return Tables(directory, variant)
 
 
