@@ -4,7 +4,8 @@ It walks the game graph through the public API only (legal_moves, push, fen), fr
 position of the given material, and settles values by forward iteration: at step k a position is
 won in k plies if some move reaches a position lost in k - 1, lost in k if every move reaches a
 position won in fewer plies, the longest of them k - 1. What never settles is a draw. This is
-the textbook definition, slow and simple; the native builder settles positions by distance from
+the textbook definition (a game that has ended is won or lost at 0 plies by its outcome), slow
+and simple; the native builder settles positions by distance from
 their predecessors instead, so agreement checks one against the other.
 """
 
@@ -82,14 +83,16 @@ def solve_all(variant: str, starts: list[str]) -> dict:
                 children.append(board.fen())
                 board.pop()
             todo.extend(children)
-        moves[fen] = (terminal.termination if ended else None, children)
+        moves[fen] = (terminal if ended else None, children)
     value: dict[str, tuple] = {}
     for fen, (ending, children) in moves.items():
-        if ending in (engine.Termination.NO_PIECES, engine.Termination.NO_MOVES,
-                      engine.Termination.LONE_PIECE):
-            value[fen] = ("loss", 0)
-        elif ending == engine.Termination.ONE_AGAINST_ONE:
+        if ending is None:
+            continue
+        if ending.winner is None:
             value[fen] = ("draw", 0)
+        else:
+            turn = engine.Board(variant, fen).turn
+            value[fen] = ("win" if ending.winner == turn else "loss", 0)
     k = 0
     quiet = 0
     while quiet < 2:
@@ -99,9 +102,8 @@ def solve_all(variant: str, starts: list[str]) -> dict:
             if fen in value:
                 continue
             results = [value.get(c) for c in children]
-            if k % 2 == 1:
-                if any(r is not None and r[0] == "loss" and r[1] == k - 1 for r in results):
-                    new[fen] = ("win", k)
+            if any(r is not None and r[0] == "loss" and r[1] == k - 1 for r in results):
+                new[fen] = ("win", k)
             elif all(r is not None and r[0] == "win" for r in results) and \
                     max(r[1] for r in results) == k - 1:
                 new[fen] = ("loss", k)
@@ -110,3 +112,25 @@ def solve_all(variant: str, starts: list[str]) -> dict:
     for fen in moves:
         value.setdefault(fen, ("draw", 0))
     return value
+
+
+def dipole_positions(variant: str, white: int, black: int) -> list[str]:
+    """Every Dipole FEN with that many checkers a side (in stacks of any heights)."""
+    names = square_names(variant)
+
+    def layouts(count):
+        for k in range(1, count + 1):
+            for squares in itertools.combinations(names, k):
+                for cuts in itertools.combinations(range(1, count), k - 1):
+                    bounds = (0,) + cuts + (count,)
+                    yield [f"{sq}.{bounds[i + 1] - bounds[i]}" for i, sq in enumerate(squares)]
+
+    out = []
+    for w in layouts(white):
+        used = {x.split(".")[0] for x in w}
+        for b in layouts(black):
+            if used & {x.split(".")[0] for x in b}:
+                continue
+            for side in "WB":
+                out.append(engine.Board(variant, f"{side}:W{','.join(w)}:B{','.join(b)}").fen())
+    return out

@@ -11,7 +11,7 @@ import pytest
 
 import engine
 from engine import egdb
-from reference_egdb import positions, solve_all
+from reference_egdb import dipole_positions, positions, solve_all
 
 VARIANTS = ["checkers", "international", "spanish", "turkish", "gothic-checkers", "chapinas"]
 
@@ -26,12 +26,16 @@ def tables(tmp_path_factory):
         pieces = 4 if variant == "checkers" else 3
         out[variant] = egdb.build(variant, pieces, folder, report=None)
     out["international"] = egdb.build("international", 4, folder, report=None, kings_only=True)
+    out["dipole"] = egdb.build("dipole", 4, folder, report=None)
     out["dir"] = folder
     return out
 
 
 def check_against_solver(tables, variant, signature):
-    values = solve_all(variant, positions(variant, signature))
+    if len(signature) == 2:
+        values = solve_all(variant, dipole_positions(variant, *signature))
+    else:
+        values = solve_all(variant, positions(variant, signature))
     assert len(values) > 100
     wrong = []
     for fen, expected in values.items():
@@ -55,6 +59,8 @@ def check_against_solver(tables, variant, signature):
     ("turkish", (0, 1, 0, 1)),
     ("gothic-checkers", (0, 1, 0, 1)),
     ("chapinas", (1, 0, 0, 1)),
+    ("dipole", (1, 1)),                  # checkers of each side, in stacks of any height
+    ("dipole", (1, 2)),
 ])
 def test_values_equal_exhaustive_search(tables, variant, signature):
     check_against_solver(tables, variant, signature)
@@ -64,6 +70,7 @@ def test_values_equal_exhaustive_search(tables, variant, signature):
 @pytest.mark.parametrize("variant, signature", [
     ("international", (0, 2, 0, 1)), ("turkish", (0, 2, 0, 1)), ("turkish", (1, 1, 1, 0)),
     ("spanish", (0, 2, 0, 1)), ("gothic-checkers", (1, 1, 0, 1)), ("checkers", (2, 0, 1, 0)),
+    ("dipole", (2, 2)),
 ])
 def test_values_equal_exhaustive_search_three_pieces(tables, variant, signature):
     check_against_solver(tables, variant, signature)
@@ -179,8 +186,8 @@ def test_corrupt_or_truncated_files_are_refused(tables, tmp_path):
         egdb.Tables(tmp_path, "checkers")
     with pytest.raises(egdb.TableError, match="no manifest.json"):
         egdb.Tables(tmp_path, "international")
-    with pytest.raises(egdb.TableError, match="draughts games only"):
-        egdb.Tables(tmp_path, "dipole")
+    with pytest.raises(egdb.TableError, match="draughts games and Dipole only"):
+        egdb.Tables(tmp_path, "superajedrez")
 
 
 def test_an_interrupted_build_resumes(tables, tmp_path):
@@ -269,3 +276,42 @@ def test_command_line_build_info_and_solve(tmp_path):
     assert out.returncode == 2 and "no manifest.json" in out.stderr
     out = run("egdb", "build", "--variant", "checkers")
     assert out.returncode == 2 and "needs --pieces" in out.stderr
+
+
+def test_uci_probes_tables_under_egdb_path(tables):
+    from conftest import Transcript
+    from engine.uci import UciSession
+    uci = Transcript(UciSession)
+    try:
+        assert uci.send(f"setoption name EgdbPath value {tables['dir'] / 'nowhere'}") == [
+            f"info string error endgame tables: {tables['dir'] / 'nowhere' / 'international'}: "
+            "no manifest.json (build the tables with 'python -m engine egdb build --variant "
+            "international')"]
+        assert uci.send(f"setoption name EgdbPath value {tables['dir']}") == [
+            "info string endgame tables: international up to 4 pieces"]
+        assert uci.send("setoption name UCI_Variant value checkers") == [
+            "info string endgame tables: checkers up to 4 pieces"]
+        lines = uci.send("position fen W:WK1,K2:BK32", "go depth 2")
+        assert " score mate 17 " in lines[-2] and lines[-1].startswith("bestmove ")
+        assert uci.send("setoption name UCI_Variant value dipole") == [
+            "info string endgame tables: dipole up to 4 pieces"]
+        assert uci.send("setoption name UCI_Variant value superajedrez") == []
+    finally:
+        uci.session.handle("quit")
+
+
+def test_dipole_tables_and_solve(tables):
+    t = tables["dipole"]
+    # A capture of the last enemy checker wins at once; a lone stack against another.
+    assert t.probe(engine.Board("dipole", "W:Wd4.2:Be5.1")) == egdb.Probe("win", 1)
+    solution = engine.solve(engine.Board("dipole", "W:We1.2:Bd8.2"), t)
+    assert solution.source == "tables" and solution.result in ("win", "loss")
+    assert len(solution.line) == solution.plies
+    replay = engine.Board("dipole", "W:We1.2:Bd8.2")
+    for move in solution.line:
+        replay.push(move)
+    assert replay.is_game_over()
+    winner = engine.WHITE if solution.result == "win" else engine.BLACK
+    assert replay.outcome().winner == winner
+    names = json.loads((tables["dir"] / "dipole" / "manifest.json").read_text())["slices"]
+    assert sorted(names) == ["1w-1b", "1w-2b", "1w-3b", "2w-1b", "2w-2b", "3w-1b"]

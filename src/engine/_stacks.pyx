@@ -9,12 +9,14 @@ or in any of 8 directions onto an enemy stack no taller than n (capture). With n
 player passes. The target square of every (direction, square, distance) is precomputed.
 """
 
-from libc.stdint cimport uint8_t
-from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memset
+from libc.stdint cimport uint8_t, uint16_t
+from libc.stdlib cimport malloc, calloc, realloc, free
+from libc.string cimport memset, memcpy
+
+import numpy as np
 
 from ._bitboard cimport u64, bb_popcount, bb_lsb, splitmix64
-from ._game cimport (GameBoard, GameOps, SMove, RULE_NONE, RULE_DRAW, RULE_LOSS, RULE_WIN,
+from ._game cimport (GameBoard, GameOps, ProbeSource, SMove, RULE_NONE, RULE_DRAW, RULE_LOSS, RULE_WIN,
                      SEARCH_MAX_MOVES, UNDO_MAX, POS_MAX)
 
 from .errors import IllegalMoveError, InvalidFenError, UnknownVariantError
@@ -424,3 +426,4 @@ def stack_variants() -> list:
 
 
 include "_stacks_board.pxi"
+include "_stacks_tables.pxi"

@@ -296,6 +296,10 @@ cdef class StackBoard(GameBoard):
                 return mv
         return None
 
+    def _native_position(self) -> bytes:
+        """The C position as bytes (for the endgame tables, which read it directly)."""
+        return (<char*>&self.pos)[:sizeof(SPos)]
+
     def evaluate(self) -> int:
         """The static evaluation for the side to move, in hundredths of a checker."""
         return st_evaluate(self.R, &self.pos)

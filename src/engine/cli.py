@@ -21,7 +21,7 @@ commands:
   uci        speak the UCI-style protocol on standard input/output (for GUIs and match runners)
   hub        speak the Hub protocol (Scan's, version 2) for draughts GUIs
   moves      show a position, its legal moves and whether the game has ended
-  egdb       build or describe endgame tables (draughts games): exact results by retrograde analysis
+  egdb       build or describe endgame tables (draughts, Dipole): exact results by retrograde analysis
   solve      the exact value of a position: from the endgame tables, else a proving search
   variants   list the implemented variants
 
@@ -230,8 +230,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_analyse)
 
     p = sub.add_parser("egdb", help="build or describe endgame tables",
-                       description="Endgame tables of the draughts games: every position up to N "
-                       "pieces, its exact result (win, draw or loss for the side to move) and "
+                       description="Endgame tables of the draughts games and Dipole (where a "
+                       "piece is a checker): every position up to N pieces, its exact result (win, draw or loss for the side to move) and "
                        "the plies to the end with best play, by retrograde analysis. 'build' "
                        "writes one file per material slice into DIR/VARIANT with a manifest of "
                        "checksums, printing a line per slice; it keeps slices already built, so "
@@ -240,7 +240,7 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog="example: python -m engine egdb build --variant checkers --pieces 5")
     p.add_argument("action", choices=["build", "info"])
     p.add_argument("--variant", "-v", default="checkers", choices=[
-        v for v in variants() if v not in ("dipole", "dipole10", "superajedrez")],
+        v for v in variants() if v != "superajedrez"],
                    help="the game (default: checkers)")
     p.add_argument("--pieces", "-n", type=int, help="build every slice with up to N pieces")
     p.add_argument("--dir", "-d", default="egdb", help="the table directory (default: ./egdb)")

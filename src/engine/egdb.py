@@ -23,6 +23,7 @@ import numpy as np
 
 from ._draughts import draughts_variant_id, draughts_variants
 from ._egdb import TableSet
+from ._stacks import StackTableSet, stack_variants
 from ._game import ProbeSource  # noqa: F401  (re-exported for type checks)
 from .errors import EngineError
 
@@ -38,22 +39,38 @@ class TableError(EngineError):
 
 
 def slice_name(signature: tuple) -> str:
-    """``(1, 2, 0, 1)`` → ``'1m2k-0m1k'``: White's men and kings, then Black's."""
+    """Draughts ``(1, 2, 0, 1)`` → ``'1m2k-0m1k'`` (White's men and kings, then Black's);
+    Dipole ``(3, 2)`` → ``'3w-2b'`` (checkers of each side)."""
+    if len(signature) == 2:
+        return f"{signature[0]}w-{signature[1]}b"
     wm, wk, bm, bk = signature
     return f"{wm}m{wk}k-{bm}m{bk}k"
 
 
 def _parse_name(name: str) -> tuple:
     white, black = name.split("-")
+    if white.endswith("w"):
+        return int(white[:-1]), int(black[:-1])
     wm, wk = white.rstrip("k").split("m")
     bm, bk = black.rstrip("k").split("m")
     return int(wm), int(wk), int(bm), int(bk)
 
 
+def _native(variant: str):
+    if variant in stack_variants():
+        return StackTableSet(variant)
+    return TableSet(variant, draughts_variant_id(variant))
+
+
 def signatures(variant: str, pieces: int) -> list[tuple]:
     """Every slice with 2..pieces pieces and at least one per side, in build order: fewer pieces
-    first (captures lead there), then fewer men (promotions lead there)."""
-    native = TableSet(variant, draughts_variant_id(variant))
+    first (captures lead there), then fewer men (promotions lead there). For Dipole a piece is a
+    checker and a slice is (White's checkers, Black's checkers)."""
+    native = _native(variant)
+    if isinstance(native, StackTableSet):
+        per_side = min(native.per_side(), StackTableSet.limit())
+        return [(w, total - w) for total in range(2, pieces + 1) for w in range(1, total)
+                if w <= per_side and total - w <= per_side]
     white_men, black_men, squares = native.men_squares()
     limit = TableSet.limit()
     out = []
@@ -85,10 +102,15 @@ def _write_json(path: Path, data: dict) -> None:
     os.replace(tmp, path)
 
 
+def table_variants() -> list[str]:
+    """The games that have endgame tables: the draughts games and Dipole."""
+    return draughts_variants() + stack_variants()
+
+
 def _check_variant(variant: str) -> None:
-    if variant not in draughts_variants():
-        raise TableError(f"endgame tables exist for the draughts games only "
-                         f"({', '.join(draughts_variants())}), not {variant!r}")
+    if variant not in table_variants():
+        raise TableError(f"endgame tables exist for the draughts games and Dipole only "
+                         f"({', '.join(table_variants())}), not {variant!r}")
 
 
 def _read_manifest(folder: Path, variant: str) -> dict:
@@ -148,7 +170,7 @@ class Tables:
         _check_variant(variant)
         self.variant = variant
         self.folder = Path(directory) / variant
-        self.native = TableSet(variant, draughts_variant_id(variant))
+        self.native = _native(variant)
         manifest = _read_manifest(self.folder, variant)
         for name, entry in manifest["slices"].items():
             _load_slice(self.folder, name, entry, self.native)
@@ -189,9 +211,9 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
         manifest = _read_manifest(folder, variant)
     except TableError:
         manifest = {"format": FORMAT, "variant": variant, "slices": {}}
-    native = TableSet(variant, draughts_variant_id(variant))
+    native = _native(variant)
     todo = signatures(variant, pieces)
-    if kings_only:
+    if kings_only and len(todo[0]) == 4:
         todo = [s for s in todo if s[0] == s[2] == 0]
     total_entries = sum(native.size(s) for s in todo)
     progress = {"done": 0, "number": 0}
@@ -252,7 +274,8 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
 
     groups: dict[tuple, list] = {}
     for sig in todo:
-        groups.setdefault((sum(sig), sig[0] + sig[2]), []).append(sig)
+        men = sig[0] + sig[2] if len(sig) == 4 else 0
+        groups.setdefault((sum(sig), men), []).append(sig)
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(max_workers=threads) as pool:
         for key in sorted(groups):

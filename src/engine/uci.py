@@ -21,6 +21,7 @@ class UciSession(Session):
         super().__init__(out)
         self.multipv = 1
         self.move_overhead = 30          # ms kept back from the clock for transmission delays
+        self.egdb_path = ""              # endgame tables: DIR holds DIR/<variant>/
         self._ponder_limits: dict = {}
 
     def error(self, text: str) -> None:
@@ -44,6 +45,7 @@ class UciSession(Session):
         self.send("option name Ponder type check default false")
         self.send("option name Reductions type check default true")
         self.send("option name NullMove type check default true")
+        self.send("option name EgdbPath type string default <empty>")
         self.send(f"option name UCI_Variant type combo default {self.variant} "
                   + " ".join(f"var {v}" for v in variants()))
         self.send("uciok")
@@ -109,8 +111,28 @@ class UciSession(Session):
             self.variant = value
             self.board = Board(value)
             self.engine.new_game()
+            self._load_tables(quiet=True)
+        elif key == "egdbpath":
+            self.cmd_stop([])
+            self.egdb_path = "" if value in ("", "<empty>") else value
+            self._load_tables(quiet=False)
         else:
             self.error(f"unknown option '{name}'")
+
+    def _load_tables(self, quiet: bool) -> None:
+        """Probe the endgame tables of the current variant under EgdbPath, if there are any."""
+        from .egdb import TableError, Tables
+        self.engine.tablebases = None
+        if not self.egdb_path:
+            return
+        try:
+            tables = Tables(self.egdb_path, self.variant)
+        except TableError as exc:
+            if not quiet:
+                self.error(f"endgame tables: {exc}")
+            return
+        self.engine.tablebases = tables
+        self.send(f"info string endgame tables: {self.variant} up to {tables.pieces} pieces")
 
     def _int(self, value, low, high, name):
         try:
