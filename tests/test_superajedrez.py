@@ -300,7 +300,7 @@ def test_perft_matches_the_reference_generator(seed):
 SMALL_RESERVES = [
     "4k3/8/8/8/4r3/8/8/4K3[RNPbp] w KQ - 0 1",
     "r3k3/1P6/8/8/8/8/8/4K2R[Bq] w Kq - 0 1",
-    "4k3/8/3b4/8/8/8/8/2K4B[Brn] b - - 0 1",
+    "4k3/8/3b4/8/8/8/8/2K4B[Bn] b - - 0 1",
 ]
 
 
