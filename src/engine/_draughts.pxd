@@ -112,6 +112,7 @@ ctypedef struct Undo:
 cdef const Rules* rules_for(int variant_id) noexcept nogil
 cdef int gen_moves(const Pos* p, const Rules* R, DMove* out) noexcept nogil
 cdef int count_moves(const Pos* p, const Rules* R, DMove* scratch) noexcept nogil
+cdef int has_capture(const Pos* p, const Rules* R) noexcept nogil
 cdef void make_move(Pos* p, const Rules* R, const DMove* m, Undo* u) noexcept nogil
 cdef void unmake_move(Pos* p, const Rules* R, const DMove* m, const Undo* u) noexcept nogil
 cdef u64 compute_key(const Pos* p, const Rules* R) noexcept nogil

@@ -310,6 +310,35 @@ cdef inline u64 king_slide(const Rules* R, int sq, int d, u64 occ) noexcept nogi
     return ray
 
 
+cdef int has_capture(const Pos* p, const Rules* R) noexcept nogil:
+    """Whether the side to move has a capture (then, captures being compulsory, no quiet move
+    is legal). The first step of man_captures / king_captures, without following sequences."""
+    cdef int us = p.stm, i, d, k, b
+    cdef u64 occ = p.pieces[0] | p.pieces[1]
+    cdef u64 enemies = p.pieces[us ^ 1], kings = p.pieces[us] & p.kings, ray, blk, vb
+    if men_that_capture(p, R, R.valid & ~occ):
+        return 1
+    while kings:
+        k = bb_lsb(kings)
+        kings &= kings - 1
+        for i in range(R.n_king_dir):
+            d = R.king_dir[i]
+            if R.flying:
+                ray = R.ray[d][k]
+                blk = ray & occ
+                if not blk:
+                    continue
+                b = nearest(blk, R.up[d])
+                vb = (<u64>1) << b
+                if (vb & enemies) and (step(R, vb, d) & ~occ):
+                    return 1
+            else:
+                vb = step(R, (<u64>1) << k, d) & enemies
+                if vb and (step(R, vb, d) & ~occ):
+                    return 1
+    return 0
+
+
 cdef inline int add_targets(DMove* out, int n, u64 targets, int delta, u64 promo) noexcept nogil:
     """Quiet moves to each square of targets from the square delta bits behind it."""
     cdef int t

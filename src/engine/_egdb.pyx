@@ -15,8 +15,8 @@ moves inside it are counted. Then positions are settled in order of distance: a 
 makes each in-slice predecessor won one ply later; a won one takes one from each predecessor's
 count of unsettled moves, and a predecessor whose moves are all wins for the opponent is lost
 one ply after the longest of them. Predecessors come from "unmoves" (a piece of the side that
-just moved stepped back along its own move directions) checked against the forward generator, so
-every rule set of the family needs nothing of its own. What is left unsettled is a draw.
+just moved stepped back along its own move directions), legal when the position they come from
+has no capture, so every rule set of the family needs nothing of its own. What is left unsettled is a draw.
 Move-count draw rules are not part of the tables (see docs/egdb.md).
 """
 
@@ -28,7 +28,7 @@ import numpy as np
 
 from ._bitboard cimport u64, bb_popcount, bb_lsb, bb_msb
 from ._draughts cimport (Rules, Pos, DMove, Undo, MAX_MOVES, rules_for, gen_moves, make_move,
-                         unmake_move, rule_draw, END_NONE, END_LONE_PIECE)
+                         unmake_move, rule_draw, has_capture, END_NONE, END_LONE_PIECE)
 from ._game cimport ProbeSource, RULE_NONE, RULE_WIN, RULE_LOSS, RULE_DRAW
 
 cdef enum:
@@ -203,12 +203,15 @@ cdef inline int push(Queue* q, u64 idx) noexcept nogil:
     return 0
 
 
-cdef int predecessors(const Ctx* c, const Pos* p, Pos* out, DMove* scratch) noexcept nogil:
+cdef int predecessors(const Ctx* c, const Pos* p, Pos* out) noexcept nogil:
     """The positions in the same slice from which one quiet move of the side that just moved
-    leads to p, checked against the generator (so captures being compulsory, precedence and
-    every rule of the variant apply). Writes them to out; returns how many."""
+    leads to p. The candidate squares are the generator's quiet moves run backwards (a man steps
+    back against one of its move directions, a king slides back along its own, flying or not,
+    and Chapinas' lateral move); such a move is legal exactly when the position it is played
+    from has no capture, captures being compulsory in every draughts game. Writes them to out;
+    returns how many."""
     cdef const Rules* R = c.R
-    cdef int y = p.stm ^ 1, n = 0, s, t, i, d, j, nm, found
+    cdef int y = p.stm ^ 1, n = 0, s, t, i, d, j
     cdef u64 occ = p.pieces[0] | p.pieces[1], empty = R.valid & ~occ
     cdef u64 pieces = p.pieces[y], targets, blk, ray, sb, tb
     cdef Pos q
@@ -247,13 +250,8 @@ cdef int predecessors(const Ctx* c, const Pos* p, Pos* out, DMove* scratch) noex
             if p.kings & sb:
                 q.kings ^= sb | tb
             q.stm = y
-            nm = gen_moves(&q, R, scratch)
-            found = 0
-            for j in range(nm):
-                if scratch[j].frm == t and scratch[j].to == s and scratch[j].captured == 0:
-                    found = 1
-                    break
-            if found:
+            # Every candidate is a legal quiet move of q unless q has a capture (compulsory).
+            if not has_capture(&q, R):
                 out[n] = q
                 n += 1
     return n
@@ -270,12 +268,11 @@ cdef int build_slice(Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val,
     cdef uint8_t* flags = <uint8_t*>calloc(size, 1)
     cdef Queue* buckets = <Queue*>calloc(MAX_PLIES + 2, sizeof(Queue))
     cdef DMove* moves = <DMove*>malloc(MAX_MOVES * sizeof(DMove))
-    cdef DMove* scratch = <DMove*>malloc(MAX_MOVES * sizeof(DMove))
     cdef Pos* preds = <Pos*>malloc(MAX_MOVES * sizeof(Pos))
     cdef Pos p
     cdef Undo u
     cdef int n, i, j, code, best_win, inside, plies, d, np, err = 0, rule, longest = 0
-    if not (cnt and outmax and flags and buckets and moves and scratch and preds):
+    if not (cnt and outmax and flags and buckets and moves and preds):
         err = -1
     for idx in range(size if err == 0 else 0):
         if not decode(c, idx, wm, wk, bm, bk, &p):
@@ -340,7 +337,7 @@ cdef int build_slice(Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val,
             if d > longest:
                 longest = d
             decode(c, idx, wm, wk, bm, bk, &p)
-            np = predecessors(c, &p, preds, scratch)
+            np = predecessors(c, &p, preds)
             for j in range(np):
                 qi = pos_index(c, &preds[j], wm, bm, wk, bk)
                 if val[qi] != UNKNOWN:
@@ -385,7 +382,6 @@ cdef int build_slice(Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val,
     free(outmax)
     free(flags)
     free(moves)
-    free(scratch)
     free(preds)
     return err
 
