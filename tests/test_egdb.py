@@ -215,6 +215,7 @@ def test_search_returns_exact_results_with_tables(tables):
     searcher.tablebases = tables["checkers"]
     with_tables = searcher.search(board, depth=2)
     assert with_tables.mate == 17                  # 33 plies: 17 moves of the winner
+    assert with_tables.tbhits > 0 and without.tbhits == 0
     assert searcher.tablebases is tables["checkers"]
     # Tables of another game are not consulted: the same search, node for node.
     spanish = engine.Board("spanish", "W:WK1:BK30")

@@ -787,7 +787,8 @@ cdef class Engine:
                     best_raw = iteration_lines[0][1][0] if iteration_lines[0][1] else None
                     elapsed = _time.perf_counter() - start
                     if info is not None:
-                        info(SearchInfo(d, S.seldepth, S.nodes, elapsed, self.hashfull(), lines))
+                        info(SearchInfo(d, S.seldepth, S.nodes, elapsed, self.hashfull(), lines,
+                                        S.tb_hits))
                 if S.stop:
                     break
                 elapsed = _time.perf_counter() - start
@@ -808,7 +809,7 @@ cdef class Engine:
             lines = [self._line(board, 0, [(<char*>&S.root_moves[0])[:sizeof(SMove)]])]
         best = lines[0]
         return SearchResult(best.move, best.score, best.mate, completed, S.seldepth, S.nodes,
-                            elapsed, best.pv, lines, self.hashfull())
+                            elapsed, best.pv, lines, self.hashfull(), S.tb_hits)
 
     cdef void _sort_lines(self, list lines):
         """MultiPV lines best first (searches of later lines can find higher scores), with the

@@ -31,6 +31,7 @@ class SearchInfo:
     time: float                   # seconds since the search started
     hashfull: int                 # per mille of the transposition table in use
     lines: list                   # PVLine per MultiPV index, best first
+    tbhits: int = 0               # positions answered by the endgame tables
 
     @property
     def nps(self) -> int:
@@ -43,7 +44,8 @@ class SearchInfo:
             multipv = f" multipv {i}" if len(self.lines) > 1 else ""
             out.append(f"info depth {self.depth} seldepth {self.seldepth}{multipv} score "
                        f"{line.score_text()} nodes {self.nodes} nps {self.nps} "
-                       f"time {int(self.time * 1000)} hashfull {self.hashfull} pv {pv}".rstrip())
+                       f"time {int(self.time * 1000)} hashfull {self.hashfull}"
+                       + (f" tbhits {self.tbhits}" if self.tbhits else "") + f" pv {pv}".rstrip())
         return "\n".join(out)
 
 
@@ -61,6 +63,7 @@ class SearchResult:
     pv: list
     lines: list                   # every PVLine when multipv > 1 (lines[0] is the best)
     hashfull: int = 0
+    tbhits: int = 0               # positions answered by the endgame tables
 
     @property
     def nps(self) -> int:
