@@ -37,8 +37,7 @@ cdef enum:
     INVALID = 254
     UNKNOWN = 255
     MAX_PLIES = 252           # the longest distance a byte holds (code = plies + 1)
-    F_WIN = 1                 # flags during a build: a win has been queued
-    F_NO_LOSS = 2             # a move out of the slice reaches a draw: never lost
+    F_NO_LOSS = 2             # flag during a build: a move out of the slice reaches a draw
 
 ctypedef struct Ctx:
     const Rules* R
@@ -266,13 +265,14 @@ cdef int build_slice(Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val,
     cdef uint16_t* cnt = <uint16_t*>calloc(size, sizeof(uint16_t))
     cdef uint8_t* outmax = <uint8_t*>calloc(size, 1)
     cdef uint8_t* flags = <uint8_t*>calloc(size, 1)
+    cdef uint8_t* winq = <uint8_t*>calloc(size, 1)      # the shortest win queued so far, 0: none
     cdef Queue* buckets = <Queue*>calloc(MAX_PLIES + 2, sizeof(Queue))
     cdef DMove* moves = <DMove*>malloc(MAX_MOVES * sizeof(DMove))
     cdef Pos* preds = <Pos*>malloc(MAX_MOVES * sizeof(Pos))
     cdef Pos p
     cdef Undo u
     cdef int n, i, j, code, best_win, inside, plies, d, np, err = 0, rule, longest = 0
-    if not (cnt and outmax and flags and buckets and moves and preds):
+    if not (cnt and outmax and flags and winq and buckets and moves and preds):
         err = -1
     for idx in range(size if err == 0 else 0):
         if not decode(c, idx, wm, wk, bm, bk, &p):
@@ -317,7 +317,7 @@ cdef int build_slice(Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val,
             break
         cnt[idx] = <uint16_t>inside
         if best_win <= MAX_PLIES:
-            flags[idx] |= F_WIN
+            winq[idx] = <uint8_t>best_win
             if push(&buckets[best_win], idx):
                 err = -1
                 break
@@ -343,15 +343,17 @@ cdef int build_slice(Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val,
                 if val[qi] != UNKNOWN:
                     continue
                 if d % 2 == 0:
-                    if not (flags[qi] & F_WIN):
-                        flags[qi] |= F_WIN
+                    # A win one ply later, unless a shorter one is queued already (a move out of
+                    # the slice may have queued a longer one in the first pass).
+                    if winq[qi] == 0 or d + 1 < winq[qi]:
+                        winq[qi] = <uint8_t>(d + 1)
                         if d + 1 > MAX_PLIES:
                             err = -2
                         elif push(&buckets[d + 1], qi):
                             err = -1
                 else:
                     cnt[qi] -= 1
-                    if cnt[qi] == 0 and not (flags[qi] & (F_WIN | F_NO_LOSS)):
+                    if cnt[qi] == 0 and winq[qi] == 0 and not (flags[qi] & F_NO_LOSS):
                         plies = (d if d > outmax[qi] else outmax[qi]) + 1
                         if plies > MAX_PLIES:
                             err = -2
@@ -381,6 +383,7 @@ cdef int build_slice(Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val,
     free(cnt)
     free(outmax)
     free(flags)
+    free(winq)
     free(moves)
     free(preds)
     return err
