@@ -24,7 +24,6 @@ import numpy as np
 from ._draughts import draughts_variant_id, draughts_variants
 from ._egdb import TableSet
 from ._stacks import StackTableSet, stack_variants
-from ._game import ProbeSource  # noqa: F401  (re-exported for type checks)
 from .errors import EngineError
 
 FORMAT = 1
