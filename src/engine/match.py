@@ -307,10 +307,16 @@ def read_openings(path: str, variant: str) -> list[str]:
     return out
 
 
+OPENING_CHECK_DEPTH = {"superajedrez": 4}
+
+
 def random_openings(variant: str, count: int, plies: int, rng: random.Random,
-                    max_score: int = 60, depth: int = 6) -> list[str]:
+                    max_score: int = 60, depth: int | None = None) -> list[str]:
     """`count` distinct positions after `plies` random moves that a short search of this engine
-    scores within max_score centi-men of equality (so neither side starts out winning)."""
+    scores within max_score centi-men of equality (so neither side starts out winning). The
+    search is 6 plies deep, 4 in Superajedrez (some 200 moves a position)."""
+    if depth is None:
+        depth = OPENING_CHECK_DEPTH.get(variant, 6)
     checker = Engine(16)
     seen, out = set(), []
     attempts = 0
