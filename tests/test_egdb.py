@@ -255,6 +255,10 @@ def test_solve_beyond_the_tables(tables):
     board = engine.Board("checkers", "W:WK1,K2,K3:BK6,K31")
     solution = engine.solve(board, tables["checkers"], movetime=2.0)
     assert solution.source == "search" and solution.result == "win" and solution.plies > 0
+    replay = board.copy()
+    for move in solution.line:                     # the search's line, then the tables' line
+        replay.push(move)
+    assert replay.outcome() is not None and replay.outcome().winner == engine.WHITE
     # The start position: nothing can be proved in a short time, and solve says so.
     unknown = engine.solve(engine.Board("checkers"), tables["checkers"], movetime=0.2)
     assert unknown.result == "unknown" and unknown.plies is None

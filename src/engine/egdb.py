@@ -384,7 +384,16 @@ def solve(board, tables: Tables | None = None, movetime: float = 5.0, engine=Non
     if result.mate is None:
         return Solution("unknown", None, result.best_move, result.pv, "search")
     plies = 2 * abs(result.mate) - 1 if result.mate > 0 else 2 * abs(result.mate)
-    return Solution("win" if result.mate > 0 else "loss", plies, result.best_move, result.pv,
+    line = list(result.pv)
+    if tables is not None:
+        # The search's line stops where the tables take over: follow them to the end.
+        end = board.copy()
+        for move in line:
+            end.push(move)
+        found = tables.probe(end) if end.outcome() is None else None
+        if found is not None and found.result != "draw":
+            line += _table_line(end, tables, found)
+    return Solution("win" if result.mate > 0 else "loss", plies, result.best_move, line,
                     "search")
 
 
