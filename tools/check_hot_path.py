@@ -36,6 +36,7 @@ HOT = {
                       "_op_capture_count", "_op_history_index", "_op_same_move", "_op_make_null",
                       "_op_unmake_null"],
     "_egdb": ["slice_size", "rank_set", "rank_free", "unrank_set", "set_pos", "pos_index", "decode",
+              "free_squares",
               "lookup", "push", "predecessors", "build_slice", "probe_c"],
     "_search": ["now", "side_in_check", "no_move_score", "score_to_tt", "score_from_tt", "tt_probe", "tt_store", "check_limits",
                 "do_move", "undo_move", "is_repetition", "rule_score", "update_pv", "pick_next",

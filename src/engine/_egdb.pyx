@@ -134,9 +134,18 @@ cdef inline u64 pos_index(const Ctx* c, const Pos* p, int wm, int bm, int wk,
     return r * 2 + p.stm
 
 
+cdef inline void free_squares(const Ctx* c, u64 taken, int* out) noexcept nogil:
+    """The squares of the board not in taken, in board order (dense numbering for kings)."""
+    cdef int d, n = 0
+    for d in range(c.nsq):
+        if not (taken >> c.all_sq[d]) & 1:
+            out[n] = c.all_sq[d]
+            n += 1
+
+
 cdef inline int decode(const Ctx* c, u64 idx, int wm, int wk, int bm, int bk, Pos* p) noexcept nogil:
     """The position at idx of the slice; 0 if its groups overlap."""
-    cdef int stm = idx & 1, n, d
+    cdef int stm = idx & 1
     idx >>= 1
     cdef u64 n_bk = BINOM[c.nsq - wm - bm - wk][bk], n_wk = BINOM[c.nsq - wm - bm][wk]
     cdef u64 n_bm = BINOM[c.nmen[1]][bm]
@@ -152,19 +161,9 @@ cdef inline int decode(const Ctx* c, u64 idx, int wm, int wk, int bm, int bk, Po
         return 0
     # Kings over the free squares, in board order.
     cdef int free_sq[64]
-    cdef u64 taken = wmen | bmen
-    n = 0
-    for d in range(c.nsq):
-        if not (taken >> c.all_sq[d]) & 1:
-            free_sq[n] = c.all_sq[d]
-            n += 1
+    free_squares(c, wmen | bmen, free_sq)
     cdef u64 wkings = unrank_set(r_wk, wk, free_sq)
-    taken |= wkings
-    n = 0
-    for d in range(c.nsq):
-        if not (taken >> c.all_sq[d]) & 1:
-            free_sq[n] = c.all_sq[d]
-            n += 1
+    free_squares(c, wmen | bmen | wkings, free_sq)
     cdef u64 bkings = unrank_set(r_bk, bk, free_sq)
     set_pos(p, wmen | wkings, bmen | bkings, wkings | bkings, stm)
     return 1
