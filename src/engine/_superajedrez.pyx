@@ -839,13 +839,13 @@ cdef int _op_is_capture(const SMove* m) noexcept nogil:
     return c.captured != 0 or (c.kind == MK_PROMO and c.promo == QUEEN)
 
 
-cdef int ORDER_VALUE[7]
+cdef int ORDER_VALUE[7]          # by `captured` (1 + type): nothing, P, N, B, R, Q, K
 ORDER_VALUE[:] = [0, 1, 3, 3, 5, 9, 0]
 
 
 cdef int _op_capture_count(const SMove* m) noexcept nogil:
-    """Most valuable victim first, then least valuable attacker (a placement attacks with
-    nothing that can be lost on the square... but it spends a reserve piece: count it as moved)."""
+    """The ordering key of a capture: most valuable victim first, then the least valuable
+    taker (for a reserved-space capture, the type placed); queen promotions rank with them."""
     cdef const CMove* c = <const CMove*>m
     cdef int score = ORDER_VALUE[c.captured] * 16 - c.piece
     if c.kind == MK_PROMO and c.promo == QUEEN:
