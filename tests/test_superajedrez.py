@@ -402,7 +402,7 @@ def test_move_strings_and_spanish_input():
     b.push("0-e5")
     b.push("0-Ce2")
     b.push("0-Ta8")
-    # Two knights can reach g1? No: f3-g1 and e2-g1 both do, so the file is named.
+    # Both knights (f3 and e2) reach g1, so the file tells them apart.
     assert b.san(b.parse_move("f3g1")) == "Cfg1" and b.san(b.parse_move("e2g1")) == "Ceg1"
     assert b.san(b.parse_move("f3e5")) == "Cxe5"
     assert str(b.parse_move("Cfg1")) == "f3g1"
@@ -477,7 +477,7 @@ def test_search_scores_stalemate_and_sees_it_coming():
     b = board("7k/5Q2/6K1/8/8/8/8/8[] b - - 0 1")
     result = engine.Engine(hash_mb=8).search(b, depth=3)
     assert result.best_move is None and result.score == 0 and result.mate is None
-    # White to move with queen and king: the search does not stalemate at once.
+    # With queen and king to move, the search finds the mate and does not stalemate.
     b = board("7k/8/6K1/8/4Q3/8/8/8[] w - - 0 1")
     result = engine.Engine(hash_mb=8).search(b, depth=6)
     assert result.mate is not None and result.mate > 0
