@@ -40,7 +40,7 @@ HOT = {
               "lookup", "push", "predecessors", "build_slice", "probe_c"],
     "_search": ["now", "side_in_check", "no_move_score", "score_to_tt", "score_from_tt", "tt_probe", "tt_store", "check_limits",
                 "do_move", "undo_move", "is_repetition", "rule_score", "update_pv", "pick_next",
-                "swap_moves", "qsearch", "negamax", "search_root"],
+                "swap_moves", "qsearch", "negamax", "search_root", "node_end_score", "probe_score"],
 }
 ALLOWED = {"__Pyx_RefNannyDeclarations", "__Pyx_RefNannySetupContext", "__Pyx_RefNannyFinishContext"}
 

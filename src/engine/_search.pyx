@@ -227,6 +227,22 @@ cdef inline int probe_score(Search* S, int ply) noexcept nogil:
     return rule_score(S.ops.draw_result(S.ctx, S.pos), ply)
 
 
+cdef inline int node_end_score(Search* S, int ply) noexcept nogil:
+    """The score of a node that the search does not expand: the game's own rules end the game
+    here, the endgame tables know the exact result (they ignore move-count draw rules;
+    docs/egdb.md), or the ply limit is reached. INF when the node is to be searched."""
+    cdef int result = S.ops.rule_end(S.ctx, S.pos), score
+    if result != RULE_NONE:
+        return rule_score(result, ply)
+    if S.probe != NULL and ply > 0:
+        score = probe_score(S, ply)
+        if score != INF:
+            return score
+    if ply >= MAX_PLY - 1:
+        return S.ops.evaluate(S.ctx, S.pos)
+    return INF
+
+
 cdef inline void update_pv(Search* S, int ply, const SMove* m) noexcept nogil:
     cdef int i
     S.pv[ply][ply] = m[0]
@@ -259,21 +275,15 @@ cdef inline void swap_moves(SMove* moves, int* order, int i, int j) noexcept nog
 # -- quiescence -------------------------------------------------------------------------------
 
 cdef int qsearch(Search* S, int alpha, int beta, int ply) noexcept nogil:
-    cdef int n, i, j, score, best, result, checked
+    cdef int n, i, j, score, best, checked
     cdef SMove* moves
     cdef int* order
     if ply > S.seldepth:
         S.seldepth = ply
     S.pv_len[ply] = ply
-    result = S.ops.rule_end(S.ctx, S.pos)
-    if result != RULE_NONE:
-        return rule_score(result, ply)
-    if S.probe != NULL and ply > 0:
-        score = probe_score(S, ply)
-        if score != INF:
-            return score
-    if ply >= MAX_PLY - 1:
-        return S.ops.evaluate(S.ctx, S.pos)
+    score = node_end_score(S, ply)
+    if score != INF:
+        return score
     moves = S.moves + ply * SEARCH_MAX_MOVES
     order = S.order + ply * SEARCH_MAX_MOVES
     checked = side_in_check(S)
@@ -319,7 +329,7 @@ cdef int qsearch(Search* S, int alpha, int beta, int ply) noexcept nogil:
 # -- main search ------------------------------------------------------------------------------
 
 cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node) noexcept nogil:
-    cdef int n, i, j, score, best, result, bound, best_index, tt_move = NO_MOVE
+    cdef int n, i, j, score, best, bound, best_index, tt_move = NO_MOVE
     cdef int new_depth, reduction, is_cap, hidx, alpha0 = alpha, checked, gives_check, quiet
     cdef u64 key
     cdef TTEntry* e
@@ -331,16 +341,9 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
     # Draws and the game's own rules come first: they end the game here.
     if is_repetition(S, ply):
         return rule_score(S.ops.draw_result(S.ctx, S.pos), ply)
-    result = S.ops.rule_end(S.ctx, S.pos)
-    if result != RULE_NONE:
-        return rule_score(result, ply)
-    # Endgame tables: the exact result (they ignore move-count draw rules; docs/egdb.md).
-    if S.probe != NULL and ply > 0:
-        score = probe_score(S, ply)
-        if score != INF:
-            return score
-    if ply >= MAX_PLY - 1:
-        return S.ops.evaluate(S.ctx, S.pos)
+    score = node_end_score(S, ply)
+    if score != INF:
+        return score
     # No line from here can do better than winning at once or worse than losing at once.
     if alpha < -MATE + ply:
         alpha = -MATE + ply
