@@ -13,7 +13,7 @@ if os.environ.get("DIMENSIONES_NATIVE") == "1":
 extensions = [
     Extension(f"engine.{name}", [f"src/engine/{name}.pyx"], include_dirs=["src/engine"],
               extra_compile_args=compile_args)
-    for name in ("_bitboard", "_game", "_draughts", "_stacks", "_superajedrez", "_egdb", "_search")
+    for name in ("_bitboard", "_game", "_draughts", "_stacks", "_superajedrez", "_superdimensiones", "_egdb", "_search")
 ]
 
 setup(

@@ -116,6 +116,8 @@ cdef void _fill_ops(int vid):
     o.make_null = NULL
     o.unmake_null = NULL
     o.wide = 0
+    o.player = NULL                      # strict alternation
+    o.end_score = NULL
 
 
 assert sizeof(DMove) == sizeof(SMove) and sizeof(Undo) <= UNDO_MAX and sizeof(Pos) <= POS_MAX

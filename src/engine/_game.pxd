@@ -21,6 +21,10 @@ cdef enum:
     RULE_LOSS = 2
     RULE_WIN = 3
 
+# What end_score answers while the game goes on.
+cdef enum:
+    END_NONE = 1 << 30
+
 ctypedef struct SMove:
     uint8_t bytes[16]
 
@@ -49,7 +53,8 @@ ctypedef struct GameOps:
     int (*same_move)(const SMove* a, const SMove* b) noexcept nogil
     # Games with check (Superajedrez): whether the side to move is in check; NULL elsewhere.
     # With it the search extends checks, searches evasions in quiescence, and scores a position
-    # without a legal move as a loss only in check (stalemate is a draw).
+    # without a legal move as a loss only in check (stalemate is a draw). Super Dimensiones
+    # answers 1 while a huff choice is pending: like an evasion, it must be played out.
     int (*in_check)(const void* ctx, const void* pos) noexcept nogil
     # Null move (the side to move passes), for null-move pruning; NULL where zugzwang is common
     # (draughts). make_null returns 0 and changes nothing when passing would be unsound here.
@@ -58,6 +63,15 @@ ctypedef struct GameOps:
     # Games with very many moves per position (placements): deeper late-move reductions and
     # move-count pruning of late quiet moves near the leaves.
     int wide
+    # Games where one player may move twice in a row (Super Dimensiones: the huff choice, then
+    # the opponent's own move): the player (0 or 1) who moves in pos. NULL = strict alternation.
+    # A child with the same player to move is searched without negating its score.
+    int (*player)(const void* pos) noexcept nogil
+    # Games scored by points rather than won or lost (Super Dimensiones: the sum of two
+    # sub-games' results): the final score for the side to move when the game ends in pos, or
+    # ends there by repetition (`repeated`), else END_NONE. NULL elsewhere: rule_end and
+    # draw_result decide. Scores from it stay well inside the mate range.
+    int (*end_score)(const void* ctx, const void* pos, int repeated) noexcept nogil
 
 
 cdef class GameBoard:

@@ -20,7 +20,7 @@ import threading as _threading
 import time as _time
 
 from ._game cimport (GameBoard, GameOps, SMove, u64, SEARCH_MAX_MOVES, POS_MAX, UNDO_MAX,
-                     RULE_NONE, RULE_DRAW, RULE_LOSS, RULE_WIN, ProbeFn, ProbeSource)
+                     RULE_NONE, RULE_DRAW, RULE_LOSS, RULE_WIN, END_NONE, ProbeFn, ProbeSource)
 from .analysis import PVLine, SearchInfo, SearchResult
 
 cdef enum:
@@ -231,7 +231,12 @@ cdef inline int node_end_score(Search* S, int ply) noexcept nogil:
     """The score of a node that the search does not expand: the game's own rules end the game
     here, the endgame tables know the exact result (they ignore move-count draw rules;
     docs/egdb.md), or the ply limit is reached. INF when the node is to be searched."""
-    cdef int result = S.ops.rule_end(S.ctx, S.pos), score
+    cdef int result, score
+    if S.ops.end_score != NULL:
+        score = S.ops.end_score(S.ctx, S.pos, 0)
+        if score != END_NONE:
+            return score
+    result = S.ops.rule_end(S.ctx, S.pos)
     if result != RULE_NONE:
         return rule_score(result, ply)
     if S.probe != NULL and ply > 0:
@@ -241,6 +246,23 @@ cdef inline int node_end_score(Search* S, int ply) noexcept nogil:
     if ply >= MAX_PLY - 1:
         return S.ops.evaluate(S.ctx, S.pos)
     return INF
+
+
+cdef inline int repetition_score(Search* S, int ply) noexcept nogil:
+    """A repeated position ends the game: a draw, or what the game's points say."""
+    if S.ops.end_score != NULL:
+        return S.ops.end_score(S.ctx, S.pos, 1)
+    return rule_score(S.ops.draw_result(S.ctx, S.pos), ply)
+
+
+cdef inline int same_player(Search* S, int before) noexcept nogil:
+    """Whether the player to move now (after a move) is `before`, the one who moved: only in
+    games where a player can move twice in a row."""
+    return S.ops.player != NULL and S.ops.player(S.pos) == before
+
+
+cdef inline int mover(Search* S) noexcept nogil:
+    return S.ops.player(S.pos) if S.ops.player != NULL else 0
 
 
 cdef inline void update_pv(Search* S, int ply, const SMove* m) noexcept nogil:
@@ -275,7 +297,7 @@ cdef inline void swap_moves(SMove* moves, int* order, int i, int j) noexcept nog
 # -- quiescence -------------------------------------------------------------------------------
 
 cdef int qsearch(Search* S, int alpha, int beta, int ply) noexcept nogil:
-    cdef int n, i, j, score, best, checked
+    cdef int n, i, j, score, best, checked, me
     cdef SMove* moves
     cdef int* order
     if ply > S.seldepth:
@@ -308,11 +330,15 @@ cdef int qsearch(Search* S, int alpha, int beta, int ply) noexcept nogil:
             alpha = best
     for i in range(n):
         order[i] = S.ops.capture_count(&moves[i])
+    me = mover(S)
     for i in range(n):
         j = pick_next(order, i, n)
         swap_moves(moves, order, i, j)
         do_move(S, ply, &moves[i])
-        score = -qsearch(S, -beta, -alpha, ply + 1)
+        if same_player(S, me):
+            score = qsearch(S, alpha, beta, ply + 1)
+        else:
+            score = -qsearch(S, -beta, -alpha, ply + 1)
         undo_move(S, ply, &moves[i])
         if S.stop:
             return 0
@@ -331,6 +357,7 @@ cdef int qsearch(Search* S, int alpha, int beta, int ply) noexcept nogil:
 cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node) noexcept nogil:
     cdef int n, i, j, score, best, bound, best_index, tt_move = NO_MOVE
     cdef int new_depth, reduction, is_cap, hidx, alpha0 = alpha, checked, gives_check, quiet
+    cdef int me, same
     cdef u64 key
     cdef TTEntry* e
     cdef SMove* moves
@@ -340,7 +367,7 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
     S.pv_len[ply] = ply
     # Draws and the game's own rules come first: they end the game here.
     if is_repetition(S, ply):
-        return rule_score(S.ops.draw_result(S.ctx, S.pos), ply)
+        return repetition_score(S, ply)
     score = node_end_score(S, ply)
     if score != INF:
         return score
@@ -415,6 +442,7 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
 
     best = -INF
     best_index = NO_MOVE
+    me = mover(S)
     for i in range(n):
         j = pick_next(order, i, n)
         if j != i:
@@ -426,6 +454,7 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
         quiet = not is_cap and order[i] < (1 << 26)
         new_depth = depth - 1
         do_move(S, ply, &moves[i])
+        same = same_player(S, me)
         gives_check = side_in_check(S)
         # Wide games: near the leaves, late quiet moves that give no check are not searched.
         if S.ops.wide and S.reductions and not pv_node and not checked and depth <= 3 and quiet \
@@ -433,7 +462,7 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
             undo_move(S, ply, &moves[i])
             continue
         if i == 0:
-            score = -negamax(S, -beta, -alpha, new_depth, ply + 1, pv_node)
+            score = child(S, alpha, beta, new_depth, ply + 1, pv_node, same)
         else:
             reduction = 0
             if S.reductions and depth >= LMR_MIN_DEPTH and i >= LMR_FIRST_MOVE and quiet \
@@ -446,11 +475,11 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
                         reduction = new_depth - 1 if new_depth > 1 else 0
                 else:
                     reduction = 1 if i < 8 or depth < 6 else 2
-            score = -negamax(S, -alpha - 1, -alpha, new_depth - reduction, ply + 1, 0)
+            score = child(S, alpha, alpha + 1, new_depth - reduction, ply + 1, 0, same)
             if score > alpha and reduction:
-                score = -negamax(S, -alpha - 1, -alpha, new_depth, ply + 1, 0)
+                score = child(S, alpha, alpha + 1, new_depth, ply + 1, 0, same)
             if score > alpha and score < beta:
-                score = -negamax(S, -beta, -alpha, new_depth, ply + 1, 1)
+                score = child(S, alpha, beta, new_depth, ply + 1, 1, same)
         undo_move(S, ply, &moves[i])
         if S.stop:
             return 0
@@ -482,10 +511,19 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
     return best
 
 
+cdef inline int child(Search* S, int alpha, int beta, int depth, int ply, int pv_node,
+                      int same) noexcept nogil:
+    """The score, for the player who just moved, of the position after the move: negated
+    from the opponent's search, or as it is when the same player moves again."""
+    if same:
+        return negamax(S, alpha, beta, depth, ply, pv_node)
+    return -negamax(S, -beta, -alpha, depth, ply, pv_node)
+
+
 cdef int search_root(Search* S, int alpha, int beta, int depth, int first) noexcept nogil:
     """Search the root moves from index `first` on; the best one moves to `first` and its line to
     the PV. Moves that fail low keep -INF as their score and their previous relative order."""
-    cdef int i, j, score, best = -INF, best_i = -1
+    cdef int i, j, score, best = -INF, best_i = -1, same, me = mover(S)
     cdef SMove m
     S.pv_len[0] = 0
     S.root_done = 0
@@ -494,12 +532,13 @@ cdef int search_root(Search* S, int alpha, int beta, int depth, int first) noexc
     for i in range(first, S.nroot):
         m = S.root_moves[i]
         do_move(S, 0, &m)
+        same = same_player(S, me)
         if i == first:
-            score = -negamax(S, -beta, -alpha, depth - 1, 1, 1)
+            score = child(S, alpha, beta, depth - 1, 1, 1, same)
         else:
-            score = -negamax(S, -alpha - 1, -alpha, depth - 1, 1, 0)
+            score = child(S, alpha, alpha + 1, depth - 1, 1, 0, same)
             if score > alpha and score < beta:
-                score = -negamax(S, -beta, -alpha, depth - 1, 1, 1)
+                score = child(S, alpha, beta, depth - 1, 1, 1, same)
         undo_move(S, 0, &m)
         if S.stop:
             break
@@ -737,7 +776,11 @@ cdef class Engine:
         multipv = min(multipv, S.nroot) if S.nroot else 1
 
         if S.nroot == 0:
-            final = -MATE if ops.in_check == NULL or ops.in_check(ops.ctx, S.pos) else 0
+            if ops.end_score != NULL:
+                final = ops.end_score(ops.ctx, S.pos, 0)
+                final = 0 if final == END_NONE else final
+            else:
+                final = -MATE if ops.in_check == NULL or ops.in_check(ops.ctx, S.pos) else 0
             return SearchResult(None, final, _mate_distance(final), 0, 0, 0, 0.0, [], [])
 
         lines = []

@@ -368,6 +368,8 @@ cdef void _fill_ops(int vid):
     o.make_null = NULL
     o.unmake_null = NULL
     o.wide = 0
+    o.player = NULL                      # strict alternation
+    o.end_score = NULL
 
 
 assert sizeof(StMove) == sizeof(SMove) and sizeof(SUndo) <= UNDO_MAX and sizeof(SPos) <= POS_MAX

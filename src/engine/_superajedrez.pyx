@@ -922,6 +922,8 @@ cdef void _fill_ops():
     o.make_null = _op_make_null
     o.unmake_null = _op_unmake_null
     o.wide = 1
+    o.player = NULL
+    o.end_score = NULL
 
 
 assert sizeof(CMove) == sizeof(SMove) and sizeof(CUndo) <= UNDO_MAX and sizeof(CPos) <= POS_MAX

@@ -76,3 +76,8 @@ SUPERAJEDREZ_WEIGHTS = dict(
     doubled=-12,
     tempo=10,
 )
+
+# Super Dimensiones (RULES.md §1), per open sub-game, in hundredths of a man: ``man`` per piece,
+# ``queen`` more per queen, ``advance`` per rank a man has advanced (conquistar only). Under
+# distraer, where the fewest pieces win, the material terms count against their owner.
+SUPERDIMENSIONES_WEIGHTS = dict(man=100, queen=60, advance=4)

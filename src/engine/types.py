@@ -39,6 +39,7 @@ class Termination(enum.Enum):
     STALEMATE = 13          # Superajedrez: not in check, no legal move: draw
     INSUFFICIENT_MATERIAL = 14
     FIFTY_MOVES = 15        # Superajedrez: 50 moves each without capture, pawn move or placement
+    SUB_GAMES = 16          # Super Dimensiones: both sub-games have ended
 
     @property
     def description(self) -> str:
@@ -61,17 +62,28 @@ _DESCRIPTIONS = {
     Termination.STALEMATE: "stalemate",
     Termination.INSUFFICIENT_MATERIAL: "insufficient material",
     Termination.FIFTY_MOVES: "50 moves without capture, pawn move or placement",
+    Termination.SUB_GAMES: "both sub-games ended",
 }
 
 
 @dataclass(frozen=True)
 class Outcome:
     """How a finished game ended. ``winner`` is None for a draw. ``values`` holds the sums of
-    piece numbers when a Chapinas draw was decided by them (White's, Black's)."""
+    piece numbers when a Chapinas draw was decided by them (White's, Black's). ``subgames``
+    holds Super Dimensiones' two sub-game results (A, B), each '1' or '2' (the player who won
+    it) or '=' (drawn); the winner is then the player with more points."""
 
     termination: Termination
     winner: Color | None
     values: tuple[int, int] | None = None
+    subgames: tuple[str, str] | None = None
+
+    def points(self) -> tuple[float, float] | None:
+        """Super Dimensiones: each player's points, one per sub-game won, half per draw."""
+        if self.subgames is None:
+            return None
+        return tuple(sum(1.0 if r == p else 0.5 if r == "=" else 0.0 for r in self.subgames)
+                     for p in ("1", "2"))
 
     def result(self) -> str:
         if self.winner is None:
@@ -82,4 +94,9 @@ class Outcome:
         text = self.termination.description
         if self.values is not None:
             text += f", decided by piece values {self.values[0]}-{self.values[1]}"
+        if self.subgames is not None:
+            said = {"1": "won by player 1", "2": "won by player 2", "=": "drawn"}
+            p1, p2 = self.points()
+            text += (f": sub-game A {said[self.subgames[0]]}, sub-game B "
+                     f"{said[self.subgames[1]]}; points {p1:g}-{p2:g}")
         return text
