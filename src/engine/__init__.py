@@ -15,6 +15,8 @@ from ._search import Engine
 from ._stacks import StackBoard, StackMove, stack_variants, stacks_perft
 from ._superajedrez import (SuperajedrezBoard, SuperajedrezMove, superajedrez_perft,
                             superajedrez_variants)
+from ._superdimensiones import (SuperDimensionesBoard, SuperDimensionesMove,
+                                superdimensiones_perft, superdimensiones_variants)
 from .analysis import PVLine, SearchInfo, SearchResult
 from .errors import EngineError, IllegalMoveError, InvalidFenError, UnknownVariantError
 from .types import BLACK, WHITE, Color, Outcome, Termination
@@ -29,6 +31,7 @@ __version__ = "0.1.0"
 _BOARD_CLASSES = {name: DraughtsBoard for name in draughts_variants()}
 _BOARD_CLASSES.update({name: StackBoard for name in stack_variants()})
 _BOARD_CLASSES.update({name: SuperajedrezBoard for name in superajedrez_variants()})
+_BOARD_CLASSES.update({name: SuperDimensionesBoard for name in superdimensiones_variants()})
 
 
 def variants() -> list[str]:
@@ -63,6 +66,7 @@ for _cls in set(_BOARD_CLASSES.values()):
 Move.register(DraughtsMove)
 Move.register(StackMove)
 Move.register(SuperajedrezMove)
+Move.register(SuperDimensionesMove)
 
 
 def solve(board, tables=None, movetime: float = 5.0):
@@ -78,6 +82,8 @@ def perft(board, depth: int) -> int:
         return stacks_perft(board, depth)
     if isinstance(board, SuperajedrezBoard):
         return superajedrez_perft(board, depth)
+    if isinstance(board, SuperDimensionesBoard):
+        return superdimensiones_perft(board, depth)
     return draughts_perft(board, depth)
 
 

@@ -615,7 +615,7 @@ cdef void pass_token(const DRules* R, DPos* p, int t) noexcept nogil:
 
 
 cdef void sd_make(const DRules* R, DPos* p, const DMove* m, DPos* undo) noexcept nogil:
-    cdef int t = p.turn, g = t & 1, progress
+    cdef int t = p.turn, g = t & 1, progress, irreversible
     cdef u64 fb, tb
     undo[0] = p[0]
     if m.kind == KIND_HUFF:
@@ -631,7 +631,11 @@ cdef void sd_make(const DRules* R, DPos* p, const DMove* m, DPos* undo) noexcept
         return
     fb = bit(m.frm)
     tb = bit(m.to)
+    # The no-progress clock stops at every man move (RULES.md §1.8); repetitions are looked for
+    # back to the last move that cannot be undone, and a man can step sideways and back.
     progress = not (p.queens & fb) or m.kind == KIND_CAPTURE or m.penalty != PEN_NONE
+    irreversible = (m.kind == KIND_CAPTURE or m.penalty != PEN_NONE or m.promote
+                    or (not (p.queens & fb) and m.frm // 6 != m.to // 6))
     p.team[t] = (p.team[t] & ~fb) | tb
     if p.queens & fb:
         p.queens = (p.queens & ~fb) | tb
@@ -649,12 +653,12 @@ cdef void sd_make(const DRules* R, DPos* p, const DMove* m, DPos* undo) noexcept
         p.queens |= bit(m.penalty_sq)
     if progress:
         p.clock[g] = 0
+    elif p.clock[g] < 255:
+        p.clock[g] += 1
+    if irreversible:
         p.rev = 0
-    else:
-        if p.clock[g] < 255:
-            p.clock[g] += 1
-        if p.rev < 255:
-            p.rev += 1
+    elif p.rev < 255:
+        p.rev += 1
     if m.penalty == PEN_HUFF_CHOICE:
         p.huff = m.captured          # the opponent's huff ply comes next; the token waits
     else:

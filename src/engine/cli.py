@@ -114,7 +114,8 @@ def cmd_match(args) -> int:
         openings = (openings * (pairs // len(openings) + 1))[:pairs]
     else:
         print(f"choosing {pairs} balanced openings of {args.random_plies} random plies...", flush=True)
-        openings = random_openings(args.variant, pairs, args.random_plies, random.Random(args.seed))
+        openings = random_openings(args.variant, pairs, args.random_plies, random.Random(args.seed),
+                                   start=args.start)
     sprt = None
     if args.sprt:
         sprt = (args.sprt[0], args.sprt[1], args.alpha, args.beta)
@@ -201,7 +202,9 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--variant", "-v", default="international", choices=variants(),
                        help="the game (default: international)")
         p.add_argument("--fen", "-f", default=None,
-                       help="the position (default: the variant's start position)")
+                       help="the position (default: the variant's start position); for "
+                       "superdimensiones the five cards alone, e.g. ICUWR, give the start of "
+                       "that card set")
 
     p = sub.add_parser("perft", help="count leaf positions at a depth",
                        description="Count the legal move sequences of length DEPTH from a position "
@@ -240,7 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog="example: python -m engine egdb build --variant checkers --pieces 5")
     p.add_argument("action", choices=["build", "info"])
     p.add_argument("--variant", "-v", default="checkers", choices=[
-        v for v in variants() if v != "superajedrez"],
+        v for v in variants() if v not in ("superajedrez", "superdimensiones")],
                    help="the game (default: checkers)")
     p.add_argument("--pieces", "-n", type=int, help="build every slice with up to N pieces")
     p.add_argument("--dir", "-d", default="egdb", help="the table directory (default: ./egdb)")
@@ -295,6 +298,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seconds an engine may overrun before it forfeits (default 0.1)")
     p.add_argument("--concurrency", "-c", type=int, default=1, help="games played at once")
     p.add_argument("--openings", help="a file of FENs, one per line (default: random openings)")
+    p.add_argument("--start", metavar="FEN",
+                   help="the position the random openings start from (default: the variant's "
+                   "start); for superdimensiones the five cards alone, e.g. ICUWR")
     p.add_argument("--random-plies", type=int, default=4,
                    help="plies of the random openings, checked to be roughly balanced (default 4)")
     p.add_argument("--seed", type=int, default=1, help="seed of the random openings")

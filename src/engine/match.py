@@ -311,10 +311,12 @@ OPENING_CHECK_DEPTH = {"superajedrez": 4}
 
 
 def random_openings(variant: str, count: int, plies: int, rng: random.Random,
-                    max_score: int = 60, depth: int | None = None) -> list[str]:
-    """`count` distinct positions after `plies` random moves that a short search of this engine
-    scores within max_score centi-men of equality (so neither side starts out winning). The
-    search is 6 plies deep, 4 in Superajedrez (some 200 moves a position)."""
+                    max_score: int = 60, depth: int | None = None,
+                    start: str | None = None) -> list[str]:
+    """`count` distinct positions after `plies` random moves from `start` (default: the
+    variant's start position) that a short search of this engine scores within max_score
+    centi-men of equality (so neither side starts out winning). The search is 6 plies deep, 4 in
+    Superajedrez (some 200 moves a position)."""
     if depth is None:
         depth = OPENING_CHECK_DEPTH.get(variant, 6)
     checker = Engine(16)
@@ -324,7 +326,7 @@ def random_openings(variant: str, count: int, plies: int, rng: random.Random,
         attempts += 1
         if attempts > count * 200:
             raise EngineError(f"could not find {count} balanced openings of {plies} plies")
-        board = Board(variant)
+        board = Board(variant, start)
         while board.ply < plies and not board.is_game_over():
             board.push(rng.choice(board.legal_moves()))
         fen = board.fen()
@@ -357,16 +359,20 @@ def pdn(record: GameRecord, variant: str, event: str) -> str:
     spanish = hasattr(board, "san")
     words = []
     number = board.fullmove_number if spanish else 1
-    # Move numbers count turns of the variant's first player (Black in checkers).
-    offset = 0 if int(board.turn) == board.spec.first_player else 1
+    # A number before each turn of the variant's first player (Black in checkers) that follows
+    # the other player's; in Super Dimensiones a player can move twice (the huff choice).
+    first = board.spec.first_player
+    previous = None
     for i, move in enumerate(record.moves):
-        if i == 0 and offset:
+        side = int(board.turn)
+        if i == 0 and side != first:
             words.append(f"{number}...")
-        elif (i + offset) % 2 == 0:
+        elif side == first and previous != first:
             words.append(f"{number}.")
         words.append(board.san(move) if spanish else str(move))
         board.push(move)
-        if (i + offset) % 2 == 1:
+        previous = side
+        if side != first and int(board.turn) == first:
             number += 1
     words.append(result)
     text, line = [], ""
