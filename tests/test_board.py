@@ -24,7 +24,7 @@ def test_fen_is_canonical():
 
 
 def test_variants_and_start_positions():
-    assert engine.variants() == VARIANTS + ["dipole", "dipole10", "superajedrez"]
+    assert engine.variants() == VARIANTS + ["dipole", "dipole10", "superajedrez", "superdimensiones"]
     assert engine.Board("international").fen().startswith("W:W31,32,")
     assert engine.Board("checkers").fen() == (
         "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12")

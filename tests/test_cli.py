@@ -42,7 +42,7 @@ def test_variants_command():
     out = run("variants")
     assert [line.split()[0] for line in out.stdout.splitlines()] == [
         "international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers",
-        "dipole", "dipole10", "superajedrez"]
+        "dipole", "dipole10", "superajedrez", "superdimensiones"]
 
 
 def test_help_explains_every_command():

@@ -30,7 +30,8 @@ def test_handshake(uci):
         "option name NullMove type check default true",
         "option name EgdbPath type string default <empty>",
         "option name UCI_Variant type combo default international var international var spanish "
-        "var checkers var chapinas var turkish var gothic-checkers var dipole var dipole10 var superajedrez",
+        "var checkers var chapinas var turkish var gothic-checkers var dipole var dipole10 var superajedrez "
+        "var superdimensiones",
         "uciok",
     ]
     assert uci.send("isready") == ["readyok"]
@@ -124,7 +125,7 @@ ERRORS = [
     ("setoption Hash 5", "info string error setoption needs 'name <option> [value <value>]'"),
     ("setoption name UCI_Variant value chess",
      "info string error unknown variant 'chess' (known: international spanish checkers chapinas "
-     "turkish gothic-checkers dipole dipole10 superajedrez)"),
+     "turkish gothic-checkers dipole dipole10 superajedrez superdimensiones)"),
     ("go depth", "info string error go depth needs a value"),
     ("go depth x", "info string error go depth needs a number, not 'x'"),
     ("go sideways 3", "info string error unknown go parameter 'sideways'"),
