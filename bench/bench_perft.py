@@ -20,6 +20,9 @@ CASES = [
     ("dipole10", None, 4),
     ("superajedrez", None, 3),
     ("superajedrez", "r2qk2r/pp3ppp/2n1b3/3p4/3P4/2NB1N2/PP3PPP/R2QK2R[BPPbnpp] w KQkq - 0 9", 3),
+    ("superdimensiones", "IDUWR", 7),
+    ("superdimensiones", "6/1d2c1/d4c/1d1b1B/1c2bA/a1a3 a ICUWR - 0 0", 10),
+    ("superdimensiones", "CC1cDd/dc2d1/A1c1db/AcbD2/AA2bb/AA1BB1 a IDUER - 0 0", 7),
 ]
 
 

@@ -31,6 +31,9 @@ POSITIONS = [
     ("dipole10", None),
     ("superajedrez", None),
     ("superajedrez", "r2qk2r/pp3ppp/2n1b3/3p4/3P4/2NB1N2/PP3PPP/R2QK2R[BPPbnpp] w KQkq - 0 9"),
+    ("superdimensiones", "ICUWR"),
+    ("superdimensiones", "6/1d2c1/d4c/1d1b1B/1c2bA/a1a3 a ICUWR - 0 0"),
+    ("superdimensiones", "CC1cDd/dc2d1/A1c1db/AcbD2/AA2bb/AA1BB1 a IDUER - 0 0"),
 ]
 # Positions whose tree grows too fast for the common depth are searched at most this deep (the
 # Superajedrez start has 218 moves, nearly all placements).
