@@ -10,7 +10,8 @@ from libc.stdint cimport uint8_t, uint64_t
 ctypedef uint64_t u64
 
 cdef enum:
-    SEARCH_MAX_MOVES = 512   # moves per position a generator may write
+    SEARCH_MAX_MOVES = 1024  # moves per position a generator may write (Super Dimensiones: a
+                             # declined capture times up to six reinforcement squares)
     POS_MAX = 256
     UNDO_MAX = 64
 
