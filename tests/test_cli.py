@@ -88,7 +88,7 @@ def test_bench_prints_a_deterministic_signature():
     sig1 = first.stdout.strip().splitlines()[-1].split()[0]
     sig2 = second.stdout.strip().splitlines()[-1].split()[0]
     assert sig1 == sig2 and int(sig1) > 1000
-    assert len(first.stdout.strip().splitlines()) == 18       # 17 positions and the total
+    assert len(first.stdout.strip().splitlines()) == 21       # 20 positions and the total
 
 
 def test_match_command_runs_and_summarises(tmp_path):
