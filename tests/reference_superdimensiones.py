@@ -304,7 +304,8 @@ class Position:
             del p.board[origin]
             p.board[dest] = (team, not was_man or dest[1] == self.promotion_rank(team))
             g = SUBGAME[team]
-            p.clock[g] = 0 if was_man else p.clock[g] + 1
+            # Progress: a man that goes forward (sideways it can come back), or is crowned.
+            p.clock[g] = 0 if was_man and dest[1] != origin[1] else p.clock[g] + 1
             if not obliged:
                 p._finish_turn()
                 out.append((text, p))

@@ -90,6 +90,7 @@ ctypedef struct DRules:
     int w_man
     int w_queen
     int w_advance
+    int w_mobility
 
 ctypedef struct DPos:
     u64 team[4]
@@ -99,7 +100,7 @@ ctypedef struct DPos:
     uint8_t turn            # the team whose phase it is (while a huff is pending: the decliner)
     uint8_t ended[2]        # per sub-game: OPEN or its result
     uint8_t clock[2]        # per sub-game: plies without progress
-    uint8_t rev             # plies since anything irreversible (for repetitions)
+    uint8_t rev             # plies of the whole game without progress (repetitions)
     uint8_t pad[2]
 
 ctypedef struct DMove:
@@ -456,18 +457,30 @@ cdef int has_move(const DRules* R, const DPos* p, int t) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # The whole move list, with the penalties of a declined capture
 
+cdef int add_choices(DMove* out, int n, const DMove* q, u64 squares, int penalty) noexcept nogil:
+    """The quiet move q once per square of `squares`, with that square as its penalty."""
+    cdef int s
+    while squares and n < SEARCH_MAX_MOVES:
+        s = bb_lsb(squares)
+        squares &= squares - 1
+        out[n] = q[0]
+        out[n].penalty = <uint8_t>penalty
+        out[n].penalty_sq = <uint8_t>s
+        n += 1
+    return n
+
+
 cdef int add_declines(const DRules* R, const DPos* p, int t, const DMove* q, u64 obliged,
                       DMove* out, int n) noexcept nogil:
     """The declining moves that the quiet move q becomes when a capture was obligatory."""
-    cdef u64 fb = bit(q.frm), tb = bit(q.to), own_after, occ_after, free_sector, men, choice
+    cdef u64 fb = bit(q.frm), tb = bit(q.to), own_after, occ_after, free_sector, men, home
     cdef u64 queens_after
-    cdef int s
+    if n >= SEARCH_MAX_MOVES:
+        return n
     if R.conquer:
         # Soplar: the piece that could capture is removed (from where it went, if it moved).
         if obliged & fb:
             obliged = (obliged & ~fb) | tb
-        if n >= SEARCH_MAX_MOVES:
-            return n
         out[n] = q[0]
         if bb_popcount(obliged) == 1:
             out[n].penalty = PEN_HUFF_NOW
@@ -481,37 +494,16 @@ cdef int add_declines(const DRules* R, const DPos* p, int t, const DMove* q, u64
     occ_after = ((p.team[0] | p.team[1] | p.team[2] | p.team[3]) & ~fb) | tb
     free_sector = R.sector[t] & ~occ_after
     if bb_popcount(p.team[t]) < TEAM_SIZE and free_sector:
-        choice = free_sector
-        while choice:
-            s = bb_lsb(choice)
-            choice &= choice - 1
-            if n < SEARCH_MAX_MOVES:
-                out[n] = q[0]
-                out[n].penalty = PEN_REINFORCE
-                out[n].penalty_sq = <uint8_t>s
-                n += 1
-        return n
+        return add_choices(out, n, q, free_sector, PEN_REINFORCE)
     queens_after = p.queens & ~fb
     if (p.queens & fb) or q.promote:
         queens_after |= tb
     men = own_after & ~queens_after
     if not men:
-        if n < SEARCH_MAX_MOVES:
-            out[n] = q[0]
-            n += 1
-        return n
-    choice = men & R.home[t >> 1]
-    if not choice:
-        choice = men
-    while choice:
-        s = bb_lsb(choice)
-        choice &= choice - 1
-        if n < SEARCH_MAX_MOVES:
-            out[n] = q[0]
-            out[n].penalty = PEN_CROWN
-            out[n].penalty_sq = <uint8_t>s
-            n += 1
-    return n
+        out[n] = q[0]                 # nothing to crown: no penalty
+        return n + 1
+    home = men & R.home[t >> 1]
+    return add_choices(out, n, q, home if home else men, PEN_CROWN)
 
 
 cdef int sd_generate(const DRules* R, const DPos* p, DMove* out, int captures_only) noexcept nogil:
@@ -615,7 +607,7 @@ cdef void pass_token(const DRules* R, DPos* p, int t) noexcept nogil:
 
 
 cdef void sd_make(const DRules* R, DPos* p, const DMove* m, DPos* undo) noexcept nogil:
-    cdef int t = p.turn, g = t & 1, progress, irreversible
+    cdef int t = p.turn, g = t & 1, progress
     cdef u64 fb, tb
     undo[0] = p[0]
     if m.kind == KIND_HUFF:
@@ -631,11 +623,10 @@ cdef void sd_make(const DRules* R, DPos* p, const DMove* m, DPos* undo) noexcept
         return
     fb = bit(m.frm)
     tb = bit(m.to)
-    # The no-progress clock stops at every man move (RULES.md §1.8); repetitions are looked for
-    # back to the last move that cannot be undone, and a man can step sideways and back.
-    progress = not (p.queens & fb) or m.kind == KIND_CAPTURE or m.penalty != PEN_NONE
-    irreversible = (m.kind == KIND_CAPTURE or m.penalty != PEN_NONE or m.promote
-                    or (not (p.queens & fb) and m.frm // 6 != m.to // 6))
+    # Progress (RULES.md §1.8 case 4) is what cannot be undone: a capture, a penalty, a crowning,
+    # a man going forward. A man stepping or jumping sideways can come back (docs/rules-notes.md).
+    progress = (m.kind == KIND_CAPTURE or m.penalty != PEN_NONE or m.promote
+                or (not (p.queens & fb) and m.frm // 6 != m.to // 6))
     p.team[t] = (p.team[t] & ~fb) | tb
     if p.queens & fb:
         p.queens = (p.queens & ~fb) | tb
@@ -653,12 +644,12 @@ cdef void sd_make(const DRules* R, DPos* p, const DMove* m, DPos* undo) noexcept
         p.queens |= bit(m.penalty_sq)
     if progress:
         p.clock[g] = 0
-    elif p.clock[g] < 255:
-        p.clock[g] += 1
-    if irreversible:
         p.rev = 0
-    elif p.rev < 255:
-        p.rev += 1
+    else:
+        if p.clock[g] < 255:
+            p.clock[g] += 1
+        if p.rev < 255:
+            p.rev += 1
     if m.penalty == PEN_HUFF_CHOICE:
         p.huff = m.captured          # the opponent's huff ply comes next; the token waits
     else:
@@ -862,6 +853,7 @@ cdef void _fill_rules(int cards):
     R.w_man = w["man"]
     R.w_queen = w["queen"]
     R.w_advance = w["advance"]
+    R.w_mobility = w["mobility"]
     _fill_ops(cards)
 
 

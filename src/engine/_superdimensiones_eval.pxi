@@ -11,10 +11,29 @@ cdef enum:
     OPEN_LIMIT = 750
 
 
+cdef int mobility(const DRules* R, const DPos* p, int t) noexcept nogil:
+    """The squares team t's pieces can step or slide to (captures and ally jumps aside)."""
+    cdef u64 own = p.team[t], empty = ~(p.team[0] | p.team[1] | p.team[2] | p.team[3])
+    cdef int s, i, d, to, n = 0, queen
+    while own:
+        s = bb_lsb(own)
+        own &= own - 1
+        queen = (p.queens >> s) & 1
+        for i in range(4 if queen else R.n_man_dirs):
+            d = R.queen_dirs[i] if queen else R.man_dirs[t >> 1][i]
+            to = R.step[s][d]
+            while to != NONE and (empty & bit(to)):
+                n += 1
+                if not (queen and R.real):
+                    break
+                to = R.step[to][d]
+    return n
+
+
 cdef int subgame_eval(const DRules* R, const DPos* p, int g) noexcept nogil:
     """An open sub-game for player 1 (its team g against team g | 2)."""
     cdef u64 mine = p.team[g], theirs = p.team[g | 2], men, worst
-    cdef int v, s, advance = 0, loss
+    cdef int v, s, advance = 0, loss, mob
     v = (bb_popcount(mine) - bb_popcount(theirs)) * R.w_man \
         + (bb_popcount(mine & p.queens) - bb_popcount(theirs & p.queens)) * R.w_queen
     if R.conquer:
@@ -31,6 +50,9 @@ cdef int subgame_eval(const DRules* R, const DPos* p, int g) noexcept nogil:
         v += advance * R.w_advance
     else:
         v = -v
+    # A team without a move has finished its sub-game: lost under conquistar, won under distraer.
+    mob = (mobility(R, p, g) - mobility(R, p, g | 2)) * R.w_mobility
+    v += mob if R.conquer else -mob
     if p.huff and (p.turn & 1) == g:
         # The opponent is about to pick the piece a declined capture costs: the most valuable.
         loss = R.w_man + (R.w_queen if p.huff & p.queens else 0)

@@ -78,6 +78,7 @@ SUPERAJEDREZ_WEIGHTS = dict(
 )
 
 # Super Dimensiones (RULES.md §1), per open sub-game, in hundredths of a man: ``man`` per piece,
-# ``queen`` more per queen, ``advance`` per rank a man has advanced (conquistar only). Under
-# distraer, where the fewest pieces win, the material terms count against their owner.
-SUPERDIMENSIONES_WEIGHTS = dict(man=100, queen=60, advance=4)
+# ``queen`` more per queen, ``advance`` per rank a man has advanced (conquistar only),
+# ``mobility`` per square a team can step or slide to. Under distraer, where the fewest pieces
+# win and a blocked team wins, the material and mobility terms count against their owner.
+SUPERDIMENSIONES_WEIGHTS = dict(man=100, queen=60, advance=4, mobility=4)
