@@ -412,6 +412,13 @@ def test_no_progress_ends_a_sub_game_after_30_plies():
     assert b.outcome().subgames == ("2", "=")
 
 
+def test_only_moves_that_cannot_be_undone_are_progress():
+    fen = "c4d/6/6/6/2a3/5b a MCAER - 5 0"
+    assert moves(board(fen)) == ["c2-b2", "c2-c3", "c2-d2"]
+    assert after(fen, "c2-d2").split()[-2:] == ["6", "0"]      # sideways: it can come back
+    assert after(fen, "c2-c3").split()[-2:] == ["0", "0"]      # forward
+
+
 def check_result_follows_the_rules(fen, g):
     """Sub-game g has just ended (in the position `fen`, right after the move that ended it):
     its result follows §1.8 from what ended it."""
