@@ -511,3 +511,11 @@ def test_cli_moves_and_perft():
     out = subprocess.run([sys.executable, "-m", "engine", "perft", "-v", V, "-f", "IDUWR", "5"],
                          capture_output=True, text=True, check=True).stdout
     assert out.startswith("63402 leaves")
+
+
+def test_cli_analyse_of_a_finished_game_says_why():
+    out = subprocess.run([sys.executable, "-m", "engine", "analyse", "-v", V, "-f",
+                          "6/6/6/6/6/6 a MCAWR A1,B=", "--depth", "2"],
+                         capture_output=True, text=True, check=True).stdout
+    assert out.strip() == ("bestmove (none): the game is over (both sub-games ended: sub-game A "
+                           "won by player 1, sub-game B drawn; points 1.5-0.5)")

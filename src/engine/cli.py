@@ -9,6 +9,7 @@ import time
 from . import Board, Engine, divide, perft, variants
 from .bench import DEFAULT_DEPTH, DEFAULT_HASH_MB, run_bench
 from .errors import EngineError
+from .types import Termination
 
 DESCRIPTION = """\
 Dimensiones: a game engine for the draughts family and related games.
@@ -73,7 +74,11 @@ def cmd_analyse(args) -> int:
     result = engine.search(board, multipv=args.multipv, info=lambda info: print(info, flush=True),
                            **limits)
     if result.best_move is None:
-        print("bestmove (none): the side to move has no legal move")
+        outcome = board.outcome()
+        if outcome is not None and outcome.termination == Termination.SUB_GAMES:
+            print(f"bestmove (none): the game is over ({outcome.reason()})")
+        else:
+            print("bestmove (none): the side to move has no legal move")
     else:
         print(f"bestmove {result.best_move}")
     return 0
