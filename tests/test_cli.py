@@ -98,8 +98,11 @@ def test_match_command_runs_and_summarises(tmp_path):
     lines = out.stdout.strip().splitlines()
     assert lines[1].startswith("dimensiones-1 vs dimensiones-2, international, 2 games, 0.02s/move")
     assert sum(line.startswith("game ") for line in lines) == 2
-    assert lines[-4].startswith("dimensiones-1 vs dimensiones-2: 2 games, +")
-    assert lines[-2].startswith("Elo ") and lines[-1].startswith("SPRT: LLR ")
+    summary = lines[lines.index(next(l for l in lines if l.startswith("dimensiones-1 vs dimensiones-2: "))):]
+    assert summary[0].startswith("dimensiones-1 vs dimensiones-2: 2 games, +")
+    assert summary[1].startswith("pairs (LL, LD, DD/WL, WD, WW): ")
+    assert any(line.startswith("Elo ") and "(1 pair" in line and "nElo" in line for line in summary)
+    assert summary[-1].startswith("SPRT: LLR ")
     assert pdn_path.read_text().count("[Event ") == 2
 
 

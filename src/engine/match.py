@@ -502,12 +502,9 @@ class Match:
             if self.pdn_path:
                 with open(self.pdn_path, "a", encoding="utf-8") as fh:
                     fh.write(pdn(record, self.variant, self.event))
-            est = elo_estimate(r.pentanomial)
             line = (f"game {record.number:>3}/{total} {record.white} - {record.black} "
                     f"{record.result:<7} ({record.termination})  |  {self.names[0]} "
-                    f"+{r.wins} ={r.draws} -{r.losses}")
-            if sum(r.pentanomial):
-                line += f"  elo {_fmt(est.elo)} [{_fmt(est.low)}, {_fmt(est.high)}]"
+                    f"+{r.wins} ={r.draws} -{r.losses}  {elo_estimate(r.pentanomial).text()}")
             if self.sprt:
                 value, verdict = sprt_verdict(r.pentanomial, *self.sprt)
                 low, high = sprt_bounds(*self.sprt[2:])
@@ -519,19 +516,22 @@ class Match:
                 self.report(line)
 
 
-def _fmt(x: float) -> str:
-    if abs(x) == float("inf"):
-        return "+inf" if x > 0 else "-inf"
-    return f"{x + 0.0:+.1f}" if round(x, 1) != 0 else "+0.0"
-
-
 def summary(result: MatchResult) -> list[str]:
+    """The closing lines; the Elo line is the same text the last running line ended with."""
     est = elo_estimate(result.pentanomial)
-    lines = [f"{result.names[0]} vs {result.names[1]}: {result.played} games, "
-             f"+{result.wins} ={result.draws} -{result.losses}  "
-             f"score {result.wins + result.draws / 2:g}/{result.played}",
-             f"pairs (LL, LD, DD/WL, WD, WW): {result.pentanomial}",
-             f"Elo {_fmt(est.elo)}, 95% interval [{_fmt(est.low)}, {_fmt(est.high)}]"]
+    played = result.played
+    paired = 2 * est.pairs
+    lines = [f"{result.names[0]} vs {result.names[1]}: {played} games, "
+             f"+{result.wins} ={result.draws} -{result.losses}, "
+             f"score {result.wins + result.draws / 2:g}/{played}"
+             + (f", draw ratio {100 * result.draws / played:.1f} %" if played else ""),
+             f"pairs (LL, LD, DD/WL, WD, WW): {result.pentanomial}"
+             + (f" ({played - paired} game(s) of unfinished pairs not counted below)"
+                if played > paired else "")]
+    if est.pairs:
+        lines.append(f"score per game {100 * est.score:.1f} % [{100 * est.score_low:.1f}, "
+                     f"{100 * est.score_high:.1f}] (95 %)")
+    lines.append(f"{est.text()}, {est.nelo_text()}")
     if result.forfeits:
         lines.append("forfeits: " + ", ".join(f"{k} {v}" for k, v in result.forfeits.items()))
     if result.sprt:
