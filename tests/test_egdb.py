@@ -327,3 +327,84 @@ def test_dipole_tables_and_solve(tables):
     assert replay.outcome().winner == winner
     names = json.loads((tables["dir"] / "dipole" / "manifest.json").read_text())["slices"]
     assert sorted(names) == ["1w-1b", "1w-2b", "1w-3b", "2w-1b", "2w-2b", "3w-1b"]
+
+
+# -- verifying values by the retrograde rule -------------------------------------------------------
+
+def tamper(folder, name, index, value):
+    """Change one stored value and update the manifest to match, as a careless or malicious
+    edit would: the checksums then pass, only the values can tell."""
+    import hashlib
+    import numpy as np
+    path = folder / f"{name}.npy"
+    values = np.load(path).copy()
+    values[index] = value
+    np.save(path, values)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["slices"][name]["sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()
+    manifest["slices"][name]["bytes"] = path.stat().st_size
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+
+
+@pytest.mark.parametrize("variant", VARIANTS + ["dipole"])
+def test_verify_accepts_every_built_table(tables, variant):
+    report = egdb.verify(tables[variant], threads=2, progress=False)
+    assert report.ok and report.wrong == 0 and not report.examples
+    assert report.checked == sum(e["entries"] for e in tables[variant].manifest["slices"].values())
+
+
+def test_verify_finds_a_value_altered_with_its_checksum(tables, tmp_path):
+    folder = copy_tables(tables["dir"], tmp_path)
+    board = engine.Board("checkers", "W:WK1,K2:BK32")          # a win in 33 plies
+    loaded = egdb.Tables(tmp_path, "checkers")
+    assert loaded.probe(board) == egdb.Probe("win", 33)
+    # Find its entry: the only one of slice 0m2k-0m1k whose stored code is 34 with this FEN.
+    import numpy as np
+    values = np.load(folder / "0m2k-0m1k.npy")
+    index = next(i for i in np.flatnonzero(values == 34)
+                 if egdb.position_text(loaded, (0, 2, 0, 1), int(i)) == board.fen())
+    tamper(folder, "0m2k-0m1k", index, 0)                      # now it claims a draw
+    altered = egdb.Tables(tmp_path, "checkers")                # the checksums pass
+    assert altered.probe(board) == egdb.Probe("draw", 0)
+    report = egdb.verify(altered, threads=2, progress=False)
+    # The entry itself is wrong, and so are its predecessors whose best line went through it.
+    assert not report.ok and report.wrong >= 1
+    named = [text for _, _, text in report.examples]
+    assert board.fen() in named
+    assert ("0m2k-0m1k", index, board.fen()) in report.examples
+    # Only the slices the position can reach are read by solve --verify.
+    assert set(egdb.reachable_slices(altered, board)) == {"0m1k-0m1k", "0m2k-0m1k"}
+
+
+def test_verify_finds_an_altered_dipole_value(tables, tmp_path):
+    import shutil
+    folder = tmp_path / "dipole"
+    shutil.copytree(tables["dir"] / "dipole", folder)
+    loaded = egdb.Tables(tmp_path, "dipole")
+    index = next(i for i in range(100) if loaded.native.position((2, 2), i) is not None)
+    fen = egdb.position_text(loaded, (2, 2), index)
+    assert egdb.Tables(tmp_path, "dipole").probe(engine.Board("dipole", fen)) is not None
+    stored = int(__import__("numpy").load(folder / "2w-2b.npy")[index])
+    tamper(folder, "2w-2b", index, stored + 2)                 # the same result, 1 ply longer
+    report = egdb.verify(egdb.Tables(tmp_path, "dipole"), progress=False)
+    assert report.wrong >= 1 and ("2w-2b", index, fen) in report.examples
+
+
+def test_verify_and_solve_verify_on_the_command_line(tables, tmp_path):
+    folder = copy_tables(tables["dir"], tmp_path)
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(engine.__file__)))
+    env = dict(os.environ, PYTHONPATH=package_root)
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "engine", *args, "--dir", str(tmp_path)],
+                              capture_output=True, text=True, timeout=300, env=env)
+    out = run("egdb", "verify", "--variant", "checkers")
+    assert out.returncode == 0 and out.stdout.startswith("verified: all ")
+    tamper(folder, "1m0k-0m1k", 100, 7)
+    out = run("egdb", "verify", "--variant", "checkers", "--slices", "1m0k-0m1k")
+    assert out.returncode == 1 and out.stdout.startswith("WRONG: ")
+    assert "1m0k-0m1k entry " in out.stdout
+    out = run("solve", "--variant", "checkers", "--fen", "W:W5:BK32", "--verify")
+    assert out.returncode == 1 and "WRONG" in out.stdout
+    out = run("solve", "--variant", "checkers", "--fen", "W:WK1,K2:BK32", "--verify")
+    assert out.returncode == 0 and "verified: all" in out.stdout and "win in 33 plies" in out.stdout

@@ -10,20 +10,23 @@ from __future__ import annotations
 
 import abc
 
-from ._draughts import DraughtsBoard, DraughtsMove, draughts_perft, draughts_variants
+from ._draughts import (DraughtsBoard, DraughtsMove, draughts_perft, draughts_stop_perft,
+                        draughts_variants)
 from ._search import Engine
-from ._stacks import StackBoard, StackMove, stack_variants, stacks_perft
+from ._stacks import StackBoard, StackMove, stack_variants, stacks_perft, stacks_stop_perft
 from ._superajedrez import (SuperajedrezBoard, SuperajedrezMove, superajedrez_perft,
-                            superajedrez_variants)
+                            superajedrez_stop_perft, superajedrez_variants)
 from ._superdimensiones import (SuperDimensionesBoard, SuperDimensionesMove,
-                                superdimensiones_perft, superdimensiones_variants)
+                                superdimensiones_perft, superdimensiones_stop_perft,
+                                superdimensiones_variants)
 from .analysis import PVLine, SearchInfo, SearchResult
-from .errors import EngineError, IllegalMoveError, InvalidFenError, UnknownVariantError
+from .errors import EngineError, IllegalMoveError, InvalidFenError, PerftStopped, UnknownVariantError
 from .types import BLACK, WHITE, Color, Outcome, Termination
 
 __all__ = [
     "solve", "Board", "Move", "variants", "perft", "divide", "Engine", "SearchResult", "SearchInfo", "PVLine", "Color", "WHITE", "BLACK", "Outcome",
     "Termination", "EngineError", "IllegalMoveError", "InvalidFenError", "UnknownVariantError",
+    "PerftStopped", "stop_perft",
 ]
 __version__ = "0.1.0"
 
@@ -85,6 +88,15 @@ def perft(board, depth: int) -> int:
     if isinstance(board, SuperDimensionesBoard):
         return superdimensiones_perft(board, depth)
     return draughts_perft(board, depth)
+
+
+def stop_perft() -> None:
+    """Abandon any perft running in another thread: it raises PerftStopped (safe from any
+    thread; a perft started later runs normally)."""
+    draughts_stop_perft()
+    stacks_stop_perft()
+    superajedrez_stop_perft()
+    superdimensiones_stop_perft()
 
 
 def divide(board, depth: int) -> dict[str, int]:

@@ -610,6 +610,9 @@ cdef int rule_draw(const Pos* p, const Rules* R) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # Perft
 
+cdef volatile int perft_stop = 0   # set by stop_perft() from another thread: abandon a perft
+
+
 cdef u64 perft_c(Pos* p, const Rules* R, int depth, DMove* stack) noexcept nogil:
     """Leaf count at depth; stack must hold depth * MAX_MOVES moves."""
     cdef int n, i
@@ -620,6 +623,8 @@ cdef u64 perft_c(Pos* p, const Rules* R, int depth, DMove* stack) noexcept nogil
     if depth == 1:
         return count_moves(p, R, stack)
     n = gen_moves(p, R, stack)
+    if perft_stop:
+        return 0
     for i in range(n):
         make_move(p, R, &stack[i], &u)
         total += perft_c(p, R, depth - 1, stack + n)

@@ -3,7 +3,7 @@
 # inside move generation or search.
 
 
-from .errors import IllegalMoveError, InvalidFenError, UnknownVariantError
+from .errors import IllegalMoveError, InvalidFenError, PerftStopped, UnknownVariantError
 from .types import Color, Outcome, Termination
 from .variants import DRAUGHTS_VARIANTS
 
@@ -614,6 +614,7 @@ cdef class DraughtsBoard(GameBoard):
 # Perft
 
 def draughts_perft(DraughtsBoard board, int depth) -> int:
+    global perft_stop
     if depth < 0:
         raise ValueError("perft depth must be 0 or more")
     cdef Pos p = board.pos
@@ -621,7 +622,16 @@ def draughts_perft(DraughtsBoard board, int depth) -> int:
     if not stack:
         raise MemoryError()
     cdef u64 n
+    perft_stop = 0
     with nogil:
         n = perft_c(&p, board.R, depth, stack)
     free(stack)
+    if perft_stop:
+        raise PerftStopped("perft stopped")
     return n
+
+
+def draughts_stop_perft():
+    """Abandon a perft running in another thread (it raises PerftStopped)."""
+    global perft_stop
+    perft_stop = 1

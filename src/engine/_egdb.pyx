@@ -388,6 +388,72 @@ cdef int build_slice(Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val,
     return err
 
 
+# -- verifying --------------------------------------------------------------------------------
+
+cdef int expected_code(const Ctx* c, Pos* p, DMove* moves) noexcept nogil:
+    """The value the retrograde rule gives p from its successors' stored values (all slices
+    attached): a lone-piece loss or no move = lost now; else the shortest win through a lost
+    successor, else a draw if a successor is drawn, else lost one ply after the longest loss.
+    -1 when a successor is not held by the tables."""
+    cdef int rule = rule_draw(p, c.R), n, i, code, best_win = 0, worst = 0, any_draw = 0
+    cdef Undo u
+    if rule == END_LONE_PIECE:
+        return 1
+    if rule != END_NONE:
+        return DRAW
+    n = gen_moves(p, c.R, moves)
+    if n == 0:
+        return 1
+    for i in range(n):
+        make_move(p, c.R, &moves[i], &u)
+        code = lookup(c, p)
+        unmake_move(p, c.R, &moves[i], &u)
+        if code == UNKNOWN or code == INVALID:
+            return -1
+        if code == DRAW:
+            any_draw = 1
+        elif (code - 1) % 2 == 0:              # the successor is lost for its side to move
+            if best_win == 0 or code < best_win:
+                best_win = code
+        elif code > worst:
+            worst = code
+    if best_win:
+        return best_win + 1
+    if any_draw:
+        return DRAW
+    return worst + 1
+
+
+cdef int verify_range(const Ctx* c, int wm, int wk, int bm, int bk, const uint8_t* val,
+                      u64 start, u64 stop, u64* wrong, int max_wrong, u64* counts) noexcept nogil:
+    """Check entries start..stop-1 of a slice against expected_code (an invalid index must hold
+    INVALID). counts = (checked, wrong); the first max_wrong wrong indices go to `wrong`.
+    Returns 0, -1 out of memory, -3 a successor slice missing."""
+    cdef DMove* moves = <DMove*>malloc(MAX_MOVES * sizeof(DMove))
+    cdef Pos p
+    cdef u64 idx
+    cdef int want, err = 0
+    if moves == NULL:
+        return -1
+    counts[0] = 0
+    counts[1] = 0
+    for idx in range(start, stop):
+        if not decode(c, idx, wm, wk, bm, bk, &p):
+            want = INVALID
+        else:
+            want = expected_code(c, &p, moves)
+            if want < 0:
+                err = -3
+                break
+        counts[0] += 1
+        if val[idx] != want:
+            if counts[1] < <u64>max_wrong:
+                wrong[counts[1]] = idx
+            counts[1] += 1
+    free(moves)
+    return err
+
+
 # -- probing ----------------------------------------------------------------------------------
 
 cdef int probe_c(const void* ctx, const void* pos, int* plies) noexcept nogil:
@@ -507,6 +573,33 @@ cdef class TableSet(ProbeSource):
         cdef int plies = 0
         cdef int r = probe_c(self.c, &p, &plies)
         return r, plies
+
+    def verify(self, tuple signature, start=0, stop=None, int max_wrong=10):
+        """Re-derive entries start..stop of an attached slice from their successors (the
+        retrograde rule, position by position); (checked, wrong count, first wrong indices)."""
+        wm, wk, bm, bk = signature
+        if signature not in self._arrays:
+            raise ValueError(f"slice {signature} is not attached")
+        size = self.size(signature)
+        stop = size if stop is None else min(stop, size)
+        cdef const uint8_t[::1] view = self._arrays[signature]
+        cdef u64 wrong[64]
+        cdef u64 counts[2]
+        cdef int err, a = wm, b = wk, cc = bm, d = bk, mw = min(max(max_wrong, 0), 64)
+        cdef u64 lo = start, hi = stop
+        with nogil:
+            err = verify_range(self.c, a, b, cc, d, &view[0], lo, hi, wrong, mw, counts)
+        if err:
+            raise RuntimeError(f"slice {signature}: {_ERRORS[err]}")
+        return counts[0], counts[1], [wrong[i] for i in range(min(counts[1], mw))]
+
+    def position(self, tuple signature, u64 index):
+        """(white, black, kings, side to move) bitboards of a slice's entry, or None if invalid."""
+        wm, wk, bm, bk = signature
+        cdef Pos p
+        if index >= self.size(signature) or not decode(self.c, index, wm, wk, bm, bk, &p):
+            return None
+        return p.pieces[0], p.pieces[1], p.kings, p.stm
 
     @property
     def max_pieces(self) -> int:

@@ -19,7 +19,7 @@ from ._bitboard cimport u64, bb_popcount, bb_lsb, splitmix64
 from ._game cimport (GameBoard, GameOps, ProbeSource, SMove, RULE_NONE, RULE_DRAW, RULE_LOSS, RULE_WIN,
                      SEARCH_MAX_MOVES, UNDO_MAX, POS_MAX)
 
-from .errors import IllegalMoveError, InvalidFenError, UnknownVariantError
+from .errors import IllegalMoveError, InvalidFenError, PerftStopped, UnknownVariantError
 from .geometry import build_geometry
 from .types import Color, Outcome, Termination
 from .variants import STACK_VARIANTS
@@ -266,6 +266,9 @@ cdef int st_evaluate(const SRules* R, const SPos* p) noexcept nogil:
     return score[p.stm] - score[p.stm ^ 1]
 
 
+cdef volatile int perft_stop = 0   # set by stop_perft() from another thread: abandon a perft
+
+
 cdef unsigned long long st_perft(const SRules* R, SPos* p, int depth, StMove* stack) noexcept nogil:
     cdef int n, i
     cdef unsigned long long total = 0
@@ -275,6 +278,8 @@ cdef unsigned long long st_perft(const SRules* R, SPos* p, int depth, StMove* st
     n = st_generate(R, p, stack, 0)
     if depth == 1:
         return n
+    if perft_stop:
+        return 0
     for i in range(n):
         st_make(R, p, &stack[i], &u)
         total += st_perft(R, p, depth - 1, stack + n)

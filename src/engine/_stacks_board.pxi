@@ -393,6 +393,7 @@ def _name_of(fr):
 
 
 def stacks_perft(StackBoard board, int depth) -> int:
+    global perft_stop
     if depth < 0:
         raise ValueError("perft depth must be 0 or more")
     cdef SPos p = board.pos
@@ -400,7 +401,16 @@ def stacks_perft(StackBoard board, int depth) -> int:
     if not stack:
         raise MemoryError()
     cdef unsigned long long n
+    perft_stop = 0
     with nogil:
         n = st_perft(board.R, &p, depth, stack)
     free(stack)
+    if perft_stop:
+        raise PerftStopped("perft stopped")
     return n
+
+
+def stacks_stop_perft():
+    """Abandon a perft running in another thread (it raises PerftStopped)."""
+    global perft_stop
+    perft_stop = 1

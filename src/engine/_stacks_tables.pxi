@@ -210,6 +210,53 @@ cdef int t_build(const TCtx* c, int w, int b, uint16_t* val, u64* counts) noexce
     return 0
 
 
+cdef int t_verify_range(const TCtx* c, int w, int b, const uint16_t* val, u64 start, u64 stop,
+                        u64* wrong, int max_wrong, u64* counts) noexcept nogil:
+    """Check entries start..stop-1 of a slice against the rule t_solve applies (the shortest win
+    through a lost successor, else the longest loss), from the stored successors' values.
+    counts = (checked, wrong). Returns 0, -1 out of memory, -3 a successor missing."""
+    cdef StMove* moves = <StMove*>malloc(SEARCH_MAX_MOVES * sizeof(StMove))
+    cdef SPos p
+    cdef SUndo u
+    cdef u64 idx
+    cdef int n, i, best_win, worst_loss, err = 0, child_plies
+    cdef uint16_t v, want
+    if moves == NULL:
+        return -1
+    counts[0] = 0
+    counts[1] = 0
+    for idx in range(start, stop):
+        if not t_decode(c, idx, w, b, &p):
+            want = T_INVALID
+        else:
+            n = st_generate(c.R, &p, moves, 0)
+            best_win = -1
+            worst_loss = -1
+            for i in range(n):
+                st_make(c.R, &p, &moves[i], &u)
+                v = t_lookup(c, &p)
+                st_unmake(c.R, &p, &moves[i], &u)
+                if v < 2:
+                    err = -3
+                    break
+                child_plies = (v - 2) >> 1
+                if not ((v - 2) & 1):
+                    if best_win < 0 or child_plies + 1 < best_win:
+                        best_win = child_plies + 1
+                elif child_plies + 1 > worst_loss:
+                    worst_loss = child_plies + 1
+            if err:
+                break
+            want = <uint16_t>(2 + 2 * best_win + 1) if best_win >= 0 else <uint16_t>(2 + 2 * worst_loss)
+        counts[0] += 1
+        if val[idx] != want:
+            if counts[1] < <u64>max_wrong:
+                wrong[counts[1]] = idx
+            counts[1] += 1
+    free(moves)
+    return err
+
+
 cdef int t_probe(const void* ctx, const void* pos, int* plies) noexcept nogil:
     cdef const TCtx* c = <const TCtx*>ctx
     cdef const SPos* p = <const SPos*>pos
@@ -313,6 +360,37 @@ cdef class StackTableSet(ProbeSource):
         cdef int plies = 0
         cdef int r = t_probe(self.c, &p, &plies)
         return r, plies
+
+    def verify(self, tuple signature, start=0, stop=None, int max_wrong=10):
+        """Re-derive entries start..stop of an attached slice from their successors;
+        (checked, wrong count, first wrong indices)."""
+        w, b = signature
+        if signature not in self._arrays:
+            raise ValueError(f"slice {signature} is not attached")
+        size = self.size(signature)
+        stop = size if stop is None else min(stop, size)
+        cdef const uint16_t[::1] view = self._arrays[signature]
+        cdef u64 wrong[64]
+        cdef u64 counts[2]
+        cdef int err, ww = w, bb = b, mw = min(max(max_wrong, 0), 64)
+        cdef u64 lo = start, hi = stop
+        with nogil:
+            err = t_verify_range(self.c, ww, bb, &view[0], lo, hi, wrong, mw, counts)
+        if err:
+            raise RuntimeError(f"slice {signature}: {_STACK_TABLE_ERRORS[err]}")
+        return counts[0], counts[1], [wrong[i] for i in range(min(counts[1], mw))]
+
+    def position(self, tuple signature, u64 index):
+        """(side to move, {bit: height} of White, of Black) of a slice's entry, or None."""
+        w, b = signature
+        cdef SPos p
+        cdef int bit
+        if index >= self.size(signature) or not t_decode(self.c, index, w, b, &p):
+            return None
+        sides = []
+        for side in range(2):
+            sides.append({bit: p.height[bit] for bit in range(64) if (p.stacks[side] >> bit) & 1})
+        return p.stm, sides[0], sides[1]
 
     @property
     def max_pieces(self) -> int:

@@ -17,7 +17,7 @@ from ._bitboard cimport u64, bb_popcount, bb_lsb, splitmix64
 from ._game cimport (GameBoard, GameOps, SMove, RULE_NONE, RULE_DRAW, RULE_LOSS, RULE_WIN,
                      SEARCH_MAX_MOVES, UNDO_MAX, POS_MAX)
 
-from .errors import IllegalMoveError, InvalidFenError, UnknownVariantError
+from .errors import IllegalMoveError, InvalidFenError, PerftStopped, UnknownVariantError
 from .types import Color, Outcome, Termination
 from .evaluation import SUPERAJEDREZ_WEIGHTS
 
@@ -765,6 +765,9 @@ cdef int rule_end(const CPos* p) noexcept nogil:
 include "_superajedrez_eval.pxi"
 
 
+cdef volatile int perft_stop = 0   # set by stop_perft() from another thread: abandon a perft
+
+
 cdef unsigned long long perft(CPos* p, int depth, CMove* stack) noexcept nogil:
     cdef int n, i
     cdef unsigned long long total = 0
@@ -774,6 +777,8 @@ cdef unsigned long long perft(CPos* p, int depth, CMove* stack) noexcept nogil:
     n = generate(p, stack, 0)
     if depth == 1:
         return n
+    if perft_stop:
+        return 0
     for i in range(n):
         make(p, &stack[i], &u)
         total += perft(p, depth - 1, stack + n)

@@ -661,6 +661,7 @@ cdef CPos _parse_fen(fen) except *:
 
 
 def superajedrez_perft(SuperajedrezBoard board, int depth) -> int:
+    global perft_stop
     if depth < 0:
         raise ValueError("perft depth must be 0 or more")
     cdef CPos p = board.pos
@@ -668,7 +669,16 @@ def superajedrez_perft(SuperajedrezBoard board, int depth) -> int:
     if not stack:
         raise MemoryError()
     cdef unsigned long long n
+    perft_stop = 0
     with nogil:
         n = perft(&p, depth, stack)
     free(stack)
+    if perft_stop:
+        raise PerftStopped("perft stopped")
     return n
+
+
+def superajedrez_stop_perft():
+    """Abandon a perft running in another thread (it raises PerftStopped)."""
+    global perft_stop
+    perft_stop = 1

@@ -28,7 +28,7 @@ from ._bitboard cimport u64, bb_popcount, bb_lsb, splitmix64
 from ._game cimport (GameBoard, GameOps, SMove, RULE_NONE, RULE_DRAW, END_NONE,
                      SEARCH_MAX_MOVES, UNDO_MAX, POS_MAX)
 
-from .errors import IllegalMoveError, InvalidFenError, UnknownVariantError
+from .errors import IllegalMoveError, InvalidFenError, PerftStopped, UnknownVariantError
 from .types import Color, Outcome, Termination
 from .evaluation import SUPERDIMENSIONES_WEIGHTS
 
@@ -671,6 +671,9 @@ cdef inline int side_to_move(const DPos* p) noexcept nogil:
     return (p.turn >> 1) ^ (1 if p.huff else 0)
 
 
+cdef volatile int perft_stop = 0   # set by stop_perft() from another thread: abandon a perft
+
+
 cdef unsigned long long sd_perft(const DRules* R, DPos* p, int depth, DMove* stack) noexcept nogil:
     cdef int n, i
     cdef unsigned long long total = 0
@@ -680,6 +683,8 @@ cdef unsigned long long sd_perft(const DRules* R, DPos* p, int depth, DMove* sta
     n = sd_generate(R, p, stack, 0)
     if depth == 1:
         return n
+    if perft_stop:
+        return 0
     for i in range(n):
         sd_make(R, p, &stack[i], &u)
         total += sd_perft(R, p, depth - 1, stack + n)

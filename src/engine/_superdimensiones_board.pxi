@@ -436,7 +436,7 @@ cdef class SuperDimensionesBoard(GameBoard):
         for mv in moves:
             if mv.text == s:
                 return mv
-        body, suffix = _re.match(r"(.*?)([+=][a-f][1-6])?$", s).groups()
+        body, suffix = _re.fullmatch(r"(.*?)([+=][a-f][1-6])?", s, _re.DOTALL).groups()
         for mv in moves:
             penalty = mv.penalty
             own_suffix = None
@@ -677,6 +677,7 @@ cdef class SuperDimensionesBoard(GameBoard):
 
 
 def superdimensiones_perft(SuperDimensionesBoard board, int depth) -> int:
+    global perft_stop
     if depth < 0:
         raise ValueError("perft depth must be 0 or more")
     cdef DPos p = board.hist[board.nply]
@@ -684,7 +685,16 @@ def superdimensiones_perft(SuperDimensionesBoard board, int depth) -> int:
     if not stack:
         raise MemoryError()
     cdef unsigned long long n
+    perft_stop = 0
     with nogil:
         n = sd_perft(board.R, &p, depth, stack)
     free(stack)
+    if perft_stop:
+        raise PerftStopped("perft stopped")
     return n
+
+
+def superdimensiones_stop_perft():
+    """Abandon a perft running in another thread (it raises PerftStopped)."""
+    global perft_stop
+    perft_stop = 1

@@ -6,7 +6,7 @@ import argparse
 import sys
 import time
 
-from . import Board, Engine, divide, perft, variants
+from . import Board, Engine, __version__, divide, perft, variants
 from .bench import DEFAULT_DEPTH, DEFAULT_HASH_MB, run_bench
 from .errors import EngineError
 from .types import Termination
@@ -147,10 +147,26 @@ def cmd_egdb(args) -> int:
         size = sum(e["bytes"] for e in tables.manifest["slices"].values())
         print(f"done: {len(tables.manifest['slices'])} slices, {size:,} bytes, "
               f"{time.perf_counter() - start:.1f} s")
+    elif args.action == "verify":
+        tables = egdb.Tables(args.dir, args.variant)
+        return _report_verify(egdb.verify(tables, args.slices, threads=args.threads), tables)
     else:
         for line in egdb.info(args.dir, args.variant):
             print(line)
     return 0
+
+
+def _report_verify(report, tables) -> int:
+    """Print a verification's figures and first wrong positions; 1 if any value is wrong."""
+    if report.ok:
+        print(f"verified: all {report.checked:,} entries of {tables.folder} agree with their "
+              f"successors")
+        return 0
+    print(f"WRONG: {report.wrong:,} of {report.checked:,} entries of {tables.folder} disagree "
+          f"with their successors; the first:")
+    for name, index, text in report.examples:
+        print(f"  {name} entry {index}: {text}")
+    return 1
 
 
 def cmd_solve(args) -> int:
@@ -163,6 +179,10 @@ def cmd_solve(args) -> int:
         if args.require_tables:
             raise
         print(f"(no endgame tables: {exc})", flush=True)
+    if args.verify and tables is not None:
+        from .egdb import reachable_slices, verify
+        if _report_verify(verify(tables, reachable_slices(tables, board)), tables):
+            return 1
     solution = solve(board, tables, movetime=args.movetime / 1000)
     print(solution)
     return 0
@@ -201,6 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m engine", description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"Dimensiones {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def positional(p):
@@ -244,16 +265,24 @@ def build_parser() -> argparse.ArgumentParser:
                        "writes one file per material slice into DIR/VARIANT with a manifest of "
                        "checksums, printing a line per slice; it keeps slices already built, so "
                        "an interrupted build resumes. 'info' lists the slices of a directory. "
+                       "'verify' derives every stored value again from its successors' values "
+                       "(the retrograde rule, position by position, in parallel) and names the "
+                       "first wrong positions; it exits with 1 if any is wrong. "
                        "Move-count draw rules are not part of the tables (docs/egdb.md).",
-                       epilog="example: python -m engine egdb build --variant checkers --pieces 5")
-    p.add_argument("action", choices=["build", "info"])
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog="examples:\n  python -m engine egdb build --variant checkers --pieces 5\n"
+                       "  python -m engine egdb verify --variant checkers\n"
+                       "  python -m engine egdb verify --variant checkers --slices 0m2k-0m1k")
+    p.add_argument("action", choices=["build", "info", "verify"])
     p.add_argument("--variant", "-v", default="checkers", choices=[
         v for v in variants() if v not in ("superajedrez", "superdimensiones")],
                    help="the game (default: checkers)")
     p.add_argument("--pieces", "-n", type=int, help="build every slice with up to N pieces")
     p.add_argument("--dir", "-d", default="egdb", help="the table directory (default: ./egdb)")
     p.add_argument("--threads", "-t", type=int, default=None,
-                   help="slices built at once (default: every processor)")
+                   help="slices built, or pieces of work verified, at once (default: every processor)")
+    p.add_argument("--slices", nargs="+", metavar="NAME",
+                   help="verify only these slices (names as 'egdb info' lists them)")
     p.set_defaults(func=cmd_egdb)
 
     p = sub.add_parser("solve", help="exact value of a position",
@@ -267,6 +296,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="search time when the tables do not hold the position (default 5000)")
     p.add_argument("--require-tables", action="store_true",
                    help="fail when no tables are found instead of only searching")
+    p.add_argument("--verify", action="store_true",
+                   help="first verify every table slice the position can reach (see egdb verify)")
     p.set_defaults(func=cmd_solve)
 
     p = sub.add_parser("bench", help="fixed search benchmark",

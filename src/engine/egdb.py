@@ -2,12 +2,16 @@
 
     python -m engine egdb build --variant checkers --pieces 5      # into ./egdb/checkers/
     python -m engine egdb info --variant checkers
+    python -m engine egdb verify --variant checkers                # every value from its successors
     python -m engine solve --variant checkers --fen "W:WK1,K2:BK32"
 
 A table directory holds one ``.npy`` file per material slice (one byte per position, see
 _egdb.pyx) and ``manifest.json`` with each file's SHA-256, size and statistics. A build writes
 each slice atomically and records it in the manifest at once, so an interrupted build resumes
-where it stopped. Loading verifies every checksum and memory-maps the files.
+where it stopped. Loading verifies every checksum and memory-maps the files. A checksum says
+only that a file is the one the manifest lists; ``verify`` checks what the values say: every
+stored value is derived again from its successors' values by the retrograde rule, so a file
+altered together with its manifest entry is caught too.
 """
 
 from __future__ import annotations
@@ -21,10 +25,12 @@ from pathlib import Path
 
 import numpy as np
 
+from . import Board
 from ._draughts import draughts_variant_id, draughts_variants
 from ._egdb import TableSet
 from ._stacks import StackTableSet, stack_variants
 from .errors import EngineError
+from .geometry import algebraic
 
 FORMAT = 1
 MANIFEST = "manifest.json"
@@ -395,6 +401,100 @@ def solve(board, tables: Tables | None = None, movetime: float = 5.0, engine=Non
             line += _table_line(end, tables, found)
     return Solution("win" if result.mate > 0 else "loss", plies, result.best_move, line,
                     "search")
+
+
+VERIFY_CHUNK = 1 << 20          # entries per unit of work
+
+
+@dataclass
+class VerifyReport:
+    """What ``verify`` found: positions checked and the wrong ones, first few by slice."""
+
+    checked: int = 0
+    wrong: int = 0
+    examples: list = field(default_factory=list)     # (slice name, index, position text)
+
+    @property
+    def ok(self) -> bool:
+        return self.wrong == 0
+
+
+def position_text(tables: Tables, signature: tuple, index: int) -> str:
+    """A slice entry as a FEN the engine reads (for naming wrong positions)."""
+    found = tables.native.position(signature, index)
+    if found is None:
+        return f"entry {index} (an invalid index)"
+    spec = Board(tables.variant).spec
+    if len(signature) == 2:                             # Dipole: square.height
+        stm, white, black = found
+        coords = spec.geometry.coords
+
+        def stacks(d):
+            return ",".join(f"{algebraic(*coords[b])}.{h}" for b, h in sorted(d.items()))
+        return f"{'WB'[stm]}:W{stacks(white)}:B{stacks(black)}"
+    white, black, kings, stm = found
+
+    def side(bits):
+        return ",".join(("K" if kings >> b & 1 else "") + str(spec.square_names[b])
+                        for b in range(64) if bits >> b & 1)
+    return f"{'WB'[stm]}:W{side(white)}:B{side(black)}"
+
+
+def reachable_slices(tables: Tables, board) -> list[str]:
+    """The names of the loaded slices a game from ``board`` can reach: no more men of a side
+    than now, no more pieces of a side than now (Dipole: no more checkers of a side)."""
+    import struct
+    native = board._native_position()
+    if len(next(iter(tables.manifest["slices"].values()))["signature"]) == 2:
+        stacks_w, stacks_b, _, _ = struct.unpack_from("<QQQi", native)
+        heights = native[28:28 + 64]
+        w = sum(heights[b] for b in range(64) if stacks_w >> b & 1)
+        bl = sum(heights[b] for b in range(64) if stacks_b >> b & 1)
+        return [n for n, e in tables.manifest["slices"].items()
+                if e["signature"][0] <= w and e["signature"][1] <= bl]
+    white, black, kings = struct.unpack_from("<QQQ", native)
+    wm, wk = (white & ~kings).bit_count(), (white & kings).bit_count()
+    bm, bk = (black & ~kings).bit_count(), (black & kings).bit_count()
+    out = []
+    for name, e in tables.manifest["slices"].items():
+        m, k, n, j = e["signature"]
+        if m <= wm and m + k <= wm + wk and n <= bm and n + j <= bm + bk:
+            out.append(name)
+    return out
+
+
+def verify(tables: Tables, slices: list | None = None, threads: int | None = None,
+           progress: bool = True, max_examples: int = 10) -> VerifyReport:
+    """Derive every stored value of ``tables`` (or of the named slices) again from its
+    successors' stored values, in parallel threads (the native check runs without the GIL),
+    with a progress bar on a terminal. Returns the count of wrong entries and the first ones."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tqdm import tqdm
+
+    native = tables.native
+    chosen = [_parse_name(n) for n in (slices or tables.manifest["slices"])]
+    units = [(sig, start, min(start + VERIFY_CHUNK, native.size(sig)))
+             for sig in chosen for start in range(0, native.size(sig), VERIFY_CHUNK)]
+    report = VerifyReport()
+
+    def check(unit):
+        sig, start, stop = unit
+        return unit, native.verify(sig, start, stop, max_examples)
+
+    bar = tqdm(total=sum(stop - start for _, start, stop in units), unit="pos", unit_scale=True,
+               desc=f"verify {tables.variant}", disable=None if progress else True)
+    with ThreadPoolExecutor(max_workers=threads or os.cpu_count() or 1) as pool:
+        for (sig, start, stop), (checked, wrong, first) in pool.map(check, units):
+            report.checked += checked
+            report.wrong += wrong
+            for index in first:
+                if len(report.examples) < max_examples:
+                    report.examples.append((slice_name(sig), index,
+                                            position_text(tables, sig, index)))
+            bar.update(stop - start)
+    bar.close()
+    return report
 
 
 def info(directory: str | os.PathLike, variant: str) -> list[str]:

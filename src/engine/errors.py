@@ -16,3 +16,7 @@ class InvalidFenError(EngineError):
 
 class IllegalMoveError(EngineError):
     """A move string that names no legal move, or names several, in the position."""
+
+
+class PerftStopped(RuntimeError):
+    """A perft abandoned by ``engine.stop_perft()`` (a protocol's ``stop``) before its end."""

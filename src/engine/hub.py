@@ -9,14 +9,20 @@ A position is the side to move followed by one letter per square in the variant'
 
 from __future__ import annotations
 
+import math
 import shlex
 import sys
 
 from . import Board, __version__
 from .errors import EngineError
-from .protocol import ENGINE_AUTHOR, ENGINE_NAME, Session
+from .protocol import ENGINE_AUTHOR, ENGINE_NAME, Session, quote
 
 HUB_VARIANTS = ["international", "spanish", "checkers", "turkish", "gothic-checkers"]
+# Other engines' names for our variants: Scan calls International draughts "normal".
+HUB_ALIASES = {"normal": "international"}
+MAX_SECONDS = 1e7         # a time beyond this (about four months) is a mistake, not a clock
+MAX_DEPTH = 126
+MAX_NODES = 2 ** 62
 
 
 def square_order(board) -> list:
@@ -39,11 +45,11 @@ def board_from_position(variant: str, text: str) -> Board:
     board = Board(variant)
     squares = square_order(board)
     if len(text) != len(squares) + 1 or text[0] not in "WB":
-        raise EngineError(f"position {text!r}: expected W or B and {len(squares)} squares")
+        raise EngineError(f"position {quote(text)}: expected W or B and {len(squares)} squares")
     lists = {"w": [], "b": []}
     for name, char in zip(squares, text[1:]):
         if char not in "wbWBe":
-            raise EngineError(f"position {text!r}: unknown square letter {char!r}")
+            raise EngineError(f"position {quote(text)}: unknown square letter {char!r}")
         if char != "e":
             lists[char.lower()].append(("K" if char.isupper() else "") + name)
     board.set_fen(f"{text[0]}:W{','.join(lists['w'])}:B{','.join(lists['b'])}")
@@ -67,7 +73,7 @@ class HubSession(Session):
     def error(self, text: str) -> None:
         self.send(f'error message="{text.replace(chr(34), chr(39))}"')
 
-    def handle(self, line: str) -> None:
+    def handle_line(self, line: str) -> None:
         try:
             words = shlex.split(line)
         except ValueError as exc:
@@ -80,7 +86,7 @@ class HubSession(Session):
         for word in words[1:]:
             name, _, value = word.partition("=")
             args[name] = value
-        self.dispatch(command, args, f"unknown command {command}")
+        self.dispatch(command, args, f"unknown command {quote(command)}")
 
     def cmd_hub(self, args):
         self.send(f'id name={ENGINE_NAME} version={__version__} author="{ENGINE_AUTHOR}"')
@@ -89,19 +95,21 @@ class HubSession(Session):
         self.send("wait")
 
     def cmd_set_param(self, args):
+        """variant and hash; a parameter this engine does not know is ignored, as the protocol
+        says of anything either side does not know."""
         name, value = args.get("name"), args.get("value", "")
         if name == "variant":
-            if value not in HUB_VARIANTS:
-                raise EngineError(f"unknown variant {value} (known: {' '.join(HUB_VARIANTS)})")
-            self.variant = value
-            self.board = Board(value)
+            variant = HUB_ALIASES.get(value, value)
+            if variant not in HUB_VARIANTS:
+                raise EngineError(f"unknown variant {quote(value)} (known: {' '.join(HUB_VARIANTS)}; "
+                                  f"normal is international)")
+            self.cmd_stop({})
+            self.variant = variant
+            self.board = Board(variant)
         elif name == "hash":
-            if not value.isdigit() or not 1 <= int(value) <= 65536:
-                raise EngineError(f"hash must be 1 to 65536 MB, not {value}")
-            self.hash_mb = int(value)
-            self.engine.resize(self.hash_mb)
-        else:
-            raise EngineError(f"unknown parameter {name}")
+            if not value.isdigit() or len(value) > 6 or not 1 <= int(value) <= 65536:
+                raise EngineError(f"hash must be 1 to 65536 MB, not {quote(value)}")
+            self.resize_hash(int(value))
 
     def cmd_init(self, args):
         self.send("ready")
@@ -134,27 +142,38 @@ class HubSession(Session):
         self.board = board
 
     def cmd_level(self, args):
+        """depth=, nodes=, moves= (counts), move-time=, time=, inc= (seconds), infinite. Every
+        value is checked for its range (a NaN or infinite time is refused) before any is kept."""
         level = {}
-        try:
-            if "depth" in args:
-                level["depth"] = int(args["depth"])
-            if "nodes" in args:
-                level["nodes"] = int(args["nodes"])
-            if "move-time" in args:
-                level["movetime"] = float(args["move-time"])
-            if "time" in args:
-                level["time"] = float(args["time"])
-                level["inc"] = float(args.get("inc", 0) or 0)
-                if "moves" in args:
-                    level["movestogo"] = int(args["moves"])
-            if "infinite" in args:
-                level["infinite"] = True
-        except ValueError as exc:
-            raise EngineError(f"level: {exc}") from None
-        if any(v < 0 for k, v in level.items() if k != "infinite"):
-            raise EngineError("level values must not be negative")
-        if level.get("depth") == 0 or level.get("nodes") == 0:
-            raise EngineError("level depth and nodes must be 1 or more")
+        counts = {"depth": ("depth", 1, MAX_DEPTH), "nodes": ("nodes", 1, MAX_NODES),
+                  "moves": ("movestogo", 1, 10000)}
+        seconds = {"move-time": ("movetime", 1e-3), "time": ("time", 0.0), "inc": ("inc", 0.0)}
+        for word, (key, low, high) in counts.items():
+            if word in args:
+                text = args[word]
+                if not (text.isdigit() and len(text) <= 20 and low <= int(text) <= high):
+                    raise EngineError(f"level {word} must be a whole number from {low} to "
+                                      f"{high}, not {quote(text)}")
+                level[key] = int(text)
+        for word, (key, low) in seconds.items():
+            if word in args:
+                text = args[word] or "0"
+                try:
+                    value = float(text) if len(text) <= 32 else math.nan
+                except ValueError:
+                    value = math.nan
+                if not (math.isfinite(value) and low <= value <= MAX_SECONDS):
+                    raise EngineError(f"level {word} must be a number of seconds from {low:g} "
+                                      f"to {MAX_SECONDS:g}, not {quote(text)}")
+                level[key] = value
+        if "inc" in level and "time" not in level:
+            raise EngineError("level inc= needs time=")
+        if "movestogo" in level and "time" not in level:
+            raise EngineError("level moves= needs time=")
+        if "time" in level:
+            level.setdefault("inc", 0.0)
+        if "infinite" in args:
+            level["infinite"] = True
         if not level:
             raise EngineError("level needs depth=, nodes=, move-time=, time= or infinite")
         self.level = level
@@ -162,7 +181,7 @@ class HubSession(Session):
     def cmd_go(self, args):
         mode = next(iter(args), "think")
         if mode not in ("think", "ponder", "analyze"):
-            raise EngineError(f"go needs think, ponder or analyze, not {mode}")
+            raise EngineError(f"go needs think, ponder or analyze, not {quote(mode)}")
         if not self.board.legal_moves():
             raise EngineError("the side to move has no legal move")
         limits = {}
@@ -221,7 +240,7 @@ class HubSession(Session):
 
 
 def main(argv=None) -> int:
-    HubSession().loop(sys.stdin)
+    HubSession().loop(sys.stdin.buffer)
     return 0
 
 

@@ -9,6 +9,7 @@ reason is recorded), is restarted, and the match goes on. Every game is saved as
 
 from __future__ import annotations
 
+import collections
 import queue
 import random
 import shlex
@@ -20,10 +21,11 @@ from dataclasses import dataclass, field
 
 from . import Board, Engine
 from .errors import EngineError
-from .hub import HUB_VARIANTS, position_string
+from .hub import HUB_ALIASES, HUB_VARIANTS, position_string
 from .stats import elo_estimate, sprt_bounds, sprt_verdict
 
 HANDSHAKE_TIMEOUT = 20.0
+STDERR_LINES = 20           # the end of an engine's error output, kept to explain a failure
 
 
 class EngineFailure(Exception):
@@ -91,18 +93,23 @@ class EngineProcess:
         self.variant = variant
         self.proc: subprocess.Popen | None = None
         self.lines: queue.Queue = queue.Queue()
+        self.stderr: collections.deque = collections.deque(maxlen=STDERR_LINES)
 
     # -- process ----------------------------------------------------------------------------
 
     def start(self) -> None:
         try:
+            # Bytes that are not UTF-8 are replaced, never fatal to the reader.
             self.proc = subprocess.Popen(shlex.split(self.spec.command), stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                         text=True, bufsize=1)
-        except OSError as exc:
+                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                         encoding="utf-8", errors="replace", bufsize=1)
+        except (OSError, ValueError) as exc:
             raise EngineFailure(f"cannot start {self.spec.command!r}: {exc}") from None
         self.lines = queue.Queue()
+        self.stderr = collections.deque(maxlen=STDERR_LINES)
         threading.Thread(target=self._reader, args=(self.proc, self.lines), daemon=True).start()
+        threading.Thread(target=self._stderr_reader, args=(self.proc, self.stderr),
+                         daemon=True).start()
         self._handshake()
 
     @staticmethod
@@ -110,6 +117,24 @@ class EngineProcess:
         for line in proc.stdout:
             lines.put(line.rstrip("\n"))
         lines.put(None)                       # end of output: the process is gone
+
+    @staticmethod
+    def _stderr_reader(proc, kept):
+        for line in proc.stderr:
+            if line.strip():
+                kept.append(line.rstrip("\n")[:200])
+
+    def _exited(self) -> str:
+        """Why the engine is gone: its exit code and the last line of its error output."""
+        code = None
+        if self.proc is not None:
+            try:
+                code = self.proc.wait(0.5)
+            except subprocess.TimeoutExpired:
+                pass
+        time.sleep(0.05)                      # let the last error lines arrive
+        said = f": {self.stderr[-1]}" if self.stderr else ""
+        return f"the engine exited (code {code}){said}"
 
     def send(self, line: str) -> None:
         if self.proc is None:
@@ -130,7 +155,7 @@ class EngineProcess:
             except queue.Empty:
                 raise EngineFailure("no answer in time") from None
             if line is None:
-                raise EngineFailure(f"the engine exited (code {self.proc.poll()})")
+                raise EngineFailure(self._exited())
             if predicate(line):
                 return line
 
@@ -176,8 +201,11 @@ class EngineProcess:
             self.expect(lambda l: l.strip() == "readyok", deadline)
         else:
             self.send("hub")
-            self.expect(lambda l: l.strip() == "wait", deadline)
-            self.send(f"set-param name=variant value={self.variant}")
+            declared = []
+            self.expect(lambda l: declared.append(l) or l.strip() == "wait", deadline)
+            name = hub_variant_name(self.variant, declared)
+            if name is not None:
+                self.send(f"set-param name=variant value={name}")
             for name, value in self.spec.options.items():
                 self.send(f'set-param name={name} value="{value}"')
             self.send("init")
@@ -223,6 +251,32 @@ class EngineProcess:
             if word.startswith("move="):
                 return word[5:]
         raise EngineFailure(f"malformed answer {line!r}")
+
+
+def hub_variant_name(variant: str, lines: list[str]) -> str | None:
+    """The value of the Hub ``variant`` parameter that names `variant` for an engine, read from
+    the ``param name=variant ... values="..."`` line it declared (Scan: ``normal`` for
+    International). None: send nothing (an engine without the parameter plays International)."""
+    values = None
+    for line in lines:
+        try:
+            words = shlex.split(line)
+        except ValueError:
+            continue
+        fields = dict(w.partition("=")[::2] for w in words[1:])
+        if words[:1] == ["param"] and fields.get("name") == "variant":
+            values = fields.get("values", fields.get("value", "")).split()
+    if values is None:
+        if variant == "international":
+            return None
+        raise EngineFailure(f"the engine declares no variant parameter (it plays International "
+                            f"draughts only), so it cannot play {variant}")
+    names = [variant] + [alias for alias, ours in HUB_ALIASES.items() if ours == variant]
+    for name in names:
+        if name in values:
+            return name
+    raise EngineFailure(f"the engine's variants are {' '.join(values) or '(none)'}; none of them "
+                        f"is {variant}")
 
 
 @dataclass
@@ -428,6 +482,7 @@ class Match:
         self._lock = threading.Lock()
         self._pairs: dict = {}
         self._stop = threading.Event()
+        self._fatal: str | None = None
 
     def run(self) -> MatchResult:
         jobs: queue.Queue = queue.Queue()
@@ -445,13 +500,23 @@ class Match:
             w.start()
         for w in workers:
             w.join()
+        if self._fatal:
+            raise EngineError(self._fatal)
         return self.result
 
     def _worker(self, jobs: queue.Queue, total: int) -> None:
         engines = [EngineProcess(spec, self.variant) for spec in self.specs]
         try:
-            for eng in engines:
-                self._ensure_started(eng)
+            for k, eng in enumerate(engines):
+                # An engine that cannot start or fails its handshake ends the match: its
+                # games would only be forfeits, and the score would mean nothing.
+                failure = self._ensure_started(eng)
+                if failure is not None:
+                    with self._lock:
+                        self._fatal = self._fatal or (
+                            f"engine {self.names[k]} ({eng.spec.command}) could not start: {failure}")
+                    self._stop.set()
+                    return
             while not self._stop.is_set():
                 try:
                     number, pair, opening, swap = jobs.get_nowait()
@@ -470,14 +535,17 @@ class Match:
             for eng in engines:
                 eng.stop()
 
-    def _ensure_started(self, eng: EngineProcess, restart: bool = False) -> None:
+    def _ensure_started(self, eng: EngineProcess, restart: bool = False) -> str | None:
+        """Start (or restart) the engine, three tries; returns why it failed, or None.
+        After a failed restart its later games are forfeited (go() reports it)."""
+        failure = None
         for _ in range(3):
             try:
                 eng.restart()
-                return
-            except EngineFailure:
-                continue
-        # It cannot be started: its later games are forfeited (go() reports it).
+                return None
+            except EngineFailure as exc:
+                failure = str(exc)
+        return failure
 
     def _record(self, record: GameRecord, pair: int, swap: bool, total: int) -> None:
         with self._lock:

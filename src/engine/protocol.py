@@ -1,16 +1,39 @@
 """What the UCI-style and Hub front ends share: a session that owns the position and one
-background search, and writes lines through a lock (the search thread writes too)."""
+background job (a search or a perft), and writes lines through a lock (the job writes too).
+
+Input is read as bytes and decoded here, so that no byte sequence can end the process: a line
+that is not UTF-8 or is longer than MAX_LINE bytes is answered with an error and skipped, and
+errors quote at most a short piece of what they refuse. The end of the input stops whatever is
+running and ends the loop."""
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 
-from . import Board, Engine
+from . import Board, Engine, stop_perft
 from .errors import EngineError
 
 ENGINE_NAME = "Dimensiones"
 ENGINE_AUTHOR = "the Dimensiones developers"
+MAX_LINE = 65536          # bytes; a longer line is refused unread (a position with its moves is ~2 kB)
+QUOTE_LIMIT = 40          # characters of refused input quoted back in an error
+
+
+def quote(text: str) -> str:
+    """Refused input as an error message shows it: repr-quoted, cut short."""
+    if len(text) > QUOTE_LIMIT:
+        return repr(text[:QUOTE_LIMIT]) + f"... ({len(text)} characters)"
+    return repr(text)
+
+
+def physical_memory_mb() -> int | None:
+    """The machine's memory in MB, where the system says (a hash table larger is refused)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // (1024 * 1024)
+    except (AttributeError, ValueError, OSError):
+        return None
 
 
 class Session:
@@ -42,6 +65,22 @@ class Session:
             handler(args)
         except EngineError as exc:
             self.error(str(exc))
+        except MemoryError as exc:             # a hash table the machine cannot give
+            self.error(str(exc) or "out of memory")
+
+    def resize_hash(self, megabytes: int) -> None:
+        """Allocate the new table before promising it; on failure the old one stays."""
+        limit = physical_memory_mb()
+        if limit is not None and megabytes > limit:
+            raise EngineError(f"a {megabytes} MB hash table does not fit in this machine's "
+                              f"{limit} MB of memory; keeping {self.hash_mb} MB")
+        self.stop_search()
+        try:
+            self.engine.resize(megabytes)
+        except MemoryError:
+            raise EngineError(f"cannot allocate a {megabytes} MB hash table; keeping "
+                              f"{self.hash_mb} MB") from None
+        self.hash_mb = megabytes
 
     def finish_hold(self, hold: bool) -> None:
         """After a search: wait for stop/ponderhit if the answer is held, drop the ponder timer."""
@@ -72,11 +111,13 @@ class Session:
         self._thread.start()
 
     def stop_search(self) -> None:
-        """Stop the running search and wait for it to report its move. The flag is set until the
-        thread ends, so a stop that arrives before the search starts is not lost."""
+        """Stop the running search or perft and wait for it to end (a search reports its move).
+        The flags are set until the thread ends, so a stop that arrives before the job starts is
+        not lost."""
         thread = self._thread
         while thread is not None and thread.is_alive():
             self.engine.stop()
+            stop_perft()
             thread.join(0.01)
         self._thread = None
 
@@ -86,13 +127,50 @@ class Session:
             self._thread.join(timeout)
 
     def loop(self, stream=None) -> None:
-        """Read commands until `quit` or the end of the input; then stop any search."""
-        stream = stream or sys.stdin
-        for raw in stream:
-            self.handle(raw)
+        """Read commands until `quit` or the end of the input; then stop what is running (a held
+        infinite or ponder search too: nobody is left to say stop)."""
+        stream = stream or sys.stdin.buffer
+        for line in read_lines(stream):
+            if isinstance(line, LineError):
+                self.error(str(line))
+                continue
+            self.handle(line)
             if self.quit:
                 break
+        self._release.set()
         self.stop_search()
 
     def handle(self, line: str) -> None:
+        if len(line) > MAX_LINE:
+            self.error(f"line of {len(line)} characters refused (the limit is {MAX_LINE})")
+            return
+        self.handle_line(line)
+
+    def handle_line(self, line: str) -> None:
         raise NotImplementedError
+
+
+class LineError(str):
+    """A line that could not be read (too long, not UTF-8): the error to report."""
+
+
+def read_lines(stream):
+    """Lines of a binary stream, decoded; a bad line becomes a LineError. Memory stays bounded:
+    a line longer than MAX_LINE is skipped to its end without being kept."""
+    while True:
+        raw = stream.readline(MAX_LINE + 1)
+        if not raw:
+            return
+        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+            skipped = len(raw)
+            while True:
+                rest = stream.readline(MAX_LINE + 1)
+                skipped += len(rest)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            yield LineError(f"line of {skipped} bytes refused (the limit is {MAX_LINE})")
+            continue
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            yield LineError(f"line is not UTF-8 (byte {raw[exc.start]:#04x} at {exc.start}); ignored")

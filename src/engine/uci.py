@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import sys
 
-from . import Board, __version__, divide, variants
+from . import Board, PerftStopped, __version__, perft, variants
 from .errors import EngineError
-from .protocol import ENGINE_AUTHOR, ENGINE_NAME, Session
+from .protocol import ENGINE_AUTHOR, ENGINE_NAME, Session, quote
 
 MAX_HASH = 65536
 MAX_MULTIPV = 64
+MAX_DEPTH = 126           # the search's deepest iteration
+MAX_PERFT = 64
+MAX_COUNT = 2 ** 62       # nodes, and milliseconds on a clock
 
 
 class UciSession(Session):
@@ -29,11 +32,11 @@ class UciSession(Session):
 
     # -- dispatch ---------------------------------------------------------------------------
 
-    def handle(self, line: str) -> None:
+    def handle_line(self, line: str) -> None:
         tokens = line.strip().split()
         if not tokens:
             return
-        self.dispatch(tokens[0], tokens[1:], f"unknown command '{tokens[0]}'")
+        self.dispatch(tokens[0], tokens[1:], f"unknown command {quote(tokens[0])}")
 
     def cmd_uci(self, args):
         self.send(f"id name {ENGINE_NAME} {__version__}")
@@ -80,9 +83,8 @@ class UciSession(Session):
         if key == "hash":
             number = self._int(value, 1, MAX_HASH, name)
             if number is not None:
-                self.cmd_stop([])
-                self.engine.resize(number)
-                self.hash_mb = number
+                self._release.set()
+                self.resize_hash(number)
         elif key == "clear hash":
             self.cmd_stop([])
             self.engine.new_game()
@@ -96,7 +98,7 @@ class UciSession(Session):
                 self.move_overhead = number
         elif key in ("ponder", "reductions", "nullmove"):
             if value.lower() not in ("true", "false"):
-                self.error(f"option {name} takes true or false, not '{value}'")
+                self.error(f"option {name} takes true or false, not {quote(value)}")
             elif key == "reductions":
                 self.cmd_stop([])
                 self.engine.reductions = value.lower() == "true"
@@ -105,7 +107,7 @@ class UciSession(Session):
                 self.engine.null_move = value.lower() == "true"
         elif key == "uci_variant":
             if value not in variants():
-                self.error(f"unknown variant '{value}' (known: {' '.join(variants())})")
+                self.error(f"unknown variant {quote(value)} (known: {' '.join(variants())})")
                 return
             self.cmd_stop([])
             self.variant = value
@@ -117,7 +119,7 @@ class UciSession(Session):
             self.egdb_path = "" if value in ("", "<empty>") else value
             self._load_tables(quiet=False)
         else:
-            self.error(f"unknown option '{name}'")
+            self.error(f"unknown option {quote(name)}")
 
     def _load_tables(self, quiet: bool) -> None:
         """Probe the endgame tables of the current variant under EgdbPath, if there are any."""
@@ -136,9 +138,11 @@ class UciSession(Session):
 
     def _int(self, value, low, high, name):
         try:
-            number = int(value)
+            number = int(value) if len(value) <= 20 else None
         except ValueError:
-            self.error(f"option {name} needs a number, not '{value}'")
+            number = None
+        if number is None:
+            self.error(f"option {name} needs a number, not {quote(value)}")
             return None
         if not low <= number <= high:
             self.error(f"option {name} must be between {low} and {high}, not {number}")
@@ -154,12 +158,13 @@ class UciSession(Session):
             spec, moves = args[:cut], args[cut + 1:]
         else:
             spec, moves = args, []
-        if spec[0] == "startpos" and len(spec) == 1:
+        if spec == ["startpos"]:
             board = Board(self.variant)
-        elif spec[0] == "fen" and len(spec) > 1:
+        elif len(spec) > 1 and spec[0] == "fen":
             board = Board(self.variant, " ".join(spec[1:]))
         else:
-            self.error(f"position needs 'startpos' or 'fen <fen>', not '{' '.join(spec)}'")
+            self.error(f"position needs 'startpos' or 'fen <fen>' before 'moves', not "
+                       f"{quote(' '.join(spec))}")
             return
         for i, move in enumerate(moves):
             try:
@@ -182,12 +187,7 @@ class UciSession(Session):
             return
         if perft is not None:
             self.cmd_stop([])
-            total = 0
-            for move, count in divide(self.board, perft).items() if perft > 0 else []:
-                self.send(f"{move}: {count}")
-                total += count
-            self.send("")
-            self.send(f"Nodes searched: {total if perft > 0 else 1}")
+            self.start_search(self._run_perft, self.board.copy(), perft)
             return
         self.cmd_stop([])
         self._release.clear()
@@ -219,15 +219,21 @@ class UciSession(Session):
                 self.error("go searchmoves is not supported")
                 return None, False, None
             if word not in seconds | counts:
-                self.error(f"unknown go parameter '{word}'")
+                self.error(f"unknown go parameter {quote(word)}")
                 return None, False, None
             if i + 1 >= len(args):
                 self.error(f"go {word} needs a value")
                 return None, False, None
             try:
-                value = int(args[i + 1])
+                value = int(args[i + 1]) if len(args[i + 1]) <= 20 else None
             except ValueError:
-                self.error(f"go {word} needs a number, not '{args[i + 1]}'")
+                value = None
+            if value is None:
+                self.error(f"go {word} needs a number, not {quote(args[i + 1])}")
+                return None, False, None
+            high = {"depth": MAX_DEPTH, "mate": (MAX_DEPTH - 1) // 2, "perft": MAX_PERFT}.get(word, MAX_COUNT)
+            if value > high:
+                self.error(f"go {word} must be at most {high}, not {value}")
                 return None, False, None
             if value < 0 and word not in ("wtime", "btime"):
                 self.error(f"go {word} must not be negative")
@@ -251,6 +257,26 @@ class UciSession(Session):
                 limits[word] = value
             i += 2
         return limits, ponder, perft
+
+    def _run_perft(self, board, depth):
+        """A divide, in the job thread so that `stop` (and the end of input) can end it."""
+        total = 0
+        try:
+            if depth == 0:
+                total = perft(board, 0)
+            for move in board.legal_moves() if depth > 0 else []:
+                board.push(move)
+                try:
+                    count = perft(board, depth - 1)
+                finally:
+                    board.pop()
+                self.send(f"{move}: {count}")
+                total += count
+        except PerftStopped:
+            self.send("info string perft stopped")
+            return
+        self.send("")
+        self.send(f"Nodes searched: {total}")
 
     def _run_search(self, board, limits, hold):
         try:
@@ -286,7 +312,7 @@ class UciSession(Session):
 
 def main(argv=None) -> int:
     session = UciSession()
-    session.loop(sys.stdin)
+    session.loop(sys.stdin.buffer)
     return 0
 
 
