@@ -5,6 +5,8 @@ hang      never answers a move request
 nonsense  answers with a move that does not exist
 illegal   answers with a real square pair that is not a legal move
 late      answers a move request only after 2 seconds
+bytes     writes bytes that are not UTF-8, then a move that is illegal in every test opening
+refuse    exits during the handshake with a message on stderr, as Scan does for an unknown variant
 """
 
 import sys
@@ -15,6 +17,9 @@ for line in sys.stdin:
     cmd = line.split()
     if not cmd:
         continue
+    if cmd[0] == "uci" and mode == "refuse":
+        print("unknown variant: international", file=sys.stderr, flush=True)
+        sys.exit(1)
     if cmd[0] == "uci":
         print("id name broken", flush=True)
         print("uciok", flush=True)
@@ -34,4 +39,8 @@ for line in sys.stdin:
         elif mode == "nonsense":
             print("bestmove hello", flush=True)
         elif mode == "illegal":
+            print("bestmove 46-41", flush=True)
+        elif mode == "bytes":
+            sys.stdout.buffer.write(b"info string \xff\xfe\n")
+            sys.stdout.flush()
             print("bestmove 46-41", flush=True)

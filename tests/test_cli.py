@@ -4,6 +4,8 @@ import re
 import subprocess
 import sys
 
+import engine
+
 
 def run(*args):
     return subprocess.run([sys.executable, "-m", "engine", *args], capture_output=True, text=True,
@@ -93,7 +95,8 @@ def test_bench_prints_a_deterministic_signature():
 
 def test_match_command_runs_and_summarises(tmp_path):
     pdn_path = tmp_path / "m.pdn"
-    out = run("match", "--games", "2", "--tc", "0.02", "--pdn", str(pdn_path), "--sprt", "0", "10")
+    out = run("match", "--games", "2", "--tc", "0.02", "--tolerance", "5", "--pdn", str(pdn_path),
+              "--sprt", "0", "10")
     assert out.returncode == 0, out.stderr
     lines = out.stdout.strip().splitlines()
     assert lines[1].startswith("dimensiones-1 vs dimensiones-2, international, 2 games, 0.02s/move")
@@ -104,6 +107,11 @@ def test_match_command_runs_and_summarises(tmp_path):
     assert any(line.startswith("Elo ") and "(1 pair" in line and "nElo" in line for line in summary)
     assert summary[-1].startswith("SPRT: LLR ")
     assert pdn_path.read_text().count("[Event ") == 2
+
+
+def test_version():
+    out = run("--version")
+    assert out.returncode == 0 and out.stdout.strip() == f"Dimensiones {engine.__version__}"
 
 
 def test_match_command_errors():

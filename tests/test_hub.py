@@ -81,21 +81,38 @@ def test_ponder_hit(hub):
 
 
 ERRORS = [
-    ("bogus x=1", 'error message="unknown command bogus"'),
+    ("bogus x=1", "error message=\"unknown command 'bogus'\""),
     ("pos", 'error message="pos needs pos=<position>"'),
     ("pos pos=Wbbb", "error message=\"position 'Wbbb': expected W or B and 50 squares\""),
-    ("pos pos=X" + "e" * 50, "error message=\"position 'X" + "e" * 50 + "': expected W or B and 50 squares\""),
+    ("pos pos=X" + "e" * 50, "error message=\"position 'X" + "e" * 39 + "'... (51 characters): "
+     "expected W or B and 50 squares\""),
     (f'pos pos={START} moves="32-26"', "error message=\"move 1 of the list: '32-26' is not a "
      "legal move in W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:"
      "B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20\""),
-    ("level depth=x", "error message=\"level: invalid literal for int() with base 10: 'x'\""),
+    ("level depth=x", "error message=\"level depth must be a whole number from 1 to 126, not 'x'\""),
     ("level", 'error message="level needs depth=, nodes=, move-time=, time= or infinite"'),
-    ("level depth=-1", 'error message="level values must not be negative"'),
-    ("level depth=0", 'error message="level depth and nodes must be 1 or more"'),
-    ("set-param name=variant value=chess", 'error message="unknown variant chess (known: '
-     'international spanish checkers turkish gothic-checkers)"'),
-    ("set-param name=colour value=red", 'error message="unknown parameter colour"'),
-    ("go sideways", 'error message="go needs think, ponder or analyze, not sideways"'),
+    ("level depth=-1", "error message=\"level depth must be a whole number from 1 to 126, not '-1'\""),
+    ("level depth=0", "error message=\"level depth must be a whole number from 1 to 126, not '0'\""),
+    ("level nodes=" + "9" * 30, "error message=\"level nodes must be a whole number from 1 to "
+     "4611686018427387904, not '" + "9" * 30 + "'\""),
+    ("level move-time=nan", "error message=\"level move-time must be a number of seconds from "
+     "0.001 to 1e+07, not 'nan'\""),
+    ("level move-time=inf", "error message=\"level move-time must be a number of seconds from "
+     "0.001 to 1e+07, not 'inf'\""),
+    ("level move-time=1e308", "error message=\"level move-time must be a number of seconds from "
+     "0.001 to 1e+07, not '1e308'\""),
+    ("level time=nan", "error message=\"level time must be a number of seconds from 0 to 1e+07, "
+     "not 'nan'\""),
+    ("level time=10 inc=-1", "error message=\"level inc must be a number of seconds from 0 to "
+     "1e+07, not '-1'\""),
+    ("level inc=1", 'error message="level inc= needs time="'),
+    ("level time=" + "9" * 400, "error message=\"level time must be a number of seconds from 0 to "
+     "1e+07, not '" + "9" * 40 + "'... (400 characters)\""),
+    ("set-param name=variant value=chess", "error message=\"unknown variant 'chess' (known: "
+     "international spanish checkers turkish gothic-checkers; normal is international)\""),
+    ("set-param name=hash value=999999999", "error message=\"hash must be 1 to 65536 MB, not "
+     "'999999999'\""),
+    ("go sideways", "error message=\"go needs think, ponder or analyze, not 'sideways'\""),
     ('pos pos="unclosed', "error message=\"cannot read line: No closing quotation\""),
 ]
 
@@ -107,6 +124,42 @@ def test_errors(hub, command, answer):
     after = engine.Board("international")
     after.push("32-28")
     assert position_string(hub.session.board) == position_string(after)
+
+
+def test_unknown_parameters_are_ignored_and_normal_is_international(hub):
+    # The Hub protocol: each side ignores what it does not know. Scan names International
+    # draughts "normal".
+    assert hub.send("set-param name=colour value=red") == []
+    assert hub.send("set-param name=variant value=checkers", "set-param name=variant value=normal") == []
+    assert hub.session.variant == "international"
+    assert hub.send("ping") == ["pong"]
+
+
+def test_bad_bytes_and_long_lines_are_error_lines():
+    """The process itself: non-UTF-8 input under a strict locale, a 1 MB line of digits, a line
+    of 1 MB as a level value: each an error line, quickly, and the engine answers after."""
+    import subprocess
+    big = "level time=" + "1" * 1_000_000
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "engine", "hub"],
+                         input=b"hub\n\xff\xfe\n" + big.encode() + b"\nping\n",
+                         capture_output=True, timeout=60,
+                         env=dict(__import__("os").environ, PYTHONIOENCODING="utf-8:strict"))
+    lines = out.stdout.decode().splitlines()
+    assert out.returncode == 0 and lines[-1] == "pong"
+    assert 'error message="line is not UTF-8 (byte 0xff at 0); ignored"' in lines
+    assert 'error message="line of 1000012 bytes refused (the limit is 65536)"' in lines
+    assert len(out.stdout) < 2000                      # nothing of the long line is echoed
+    assert time.perf_counter() - start < 30            # generous: it takes well under a second
+
+
+@pytest.mark.parametrize("mode", ["ponder", "analyze"])
+def test_end_of_input_ends_a_held_search(mode):
+    import subprocess
+    out = subprocess.run([sys.executable, "-m", "engine", "hub"],
+                         input=f"hub\ninit\npos pos={START}\ngo {mode}\n", capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0 and "ready" in out.stdout
 
 
 def test_no_legal_move_is_refused(hub):

@@ -23,8 +23,9 @@ def ours():
 def test_a_short_match_accounts_for_every_game(tmp_path):
     path = tmp_path / "games.pdn"
     lines = []
-    match = Match([ours(), ours()], "international", TimeControl(movetime=0.02), OPENINGS,
-                  concurrency=2, pdn_path=str(path), report=lines.append)
+    # A generous tolerance: on a loaded machine a 0.02 s move can take ten times longer.
+    match = Match([ours(), ours()], "international", TimeControl(movetime=0.02, tolerance=5),
+                  OPENINGS, concurrency=2, pdn_path=str(path), report=lines.append)
     result = match.run()
     assert result.played == 4 and len(result.games) == 4 and len(lines) == 4
     assert result.wins + result.draws + result.losses == 4 and sum(result.pentanomial) == 2
@@ -59,11 +60,13 @@ def test_clock_time_control_and_checkers():
     ("nonsense", "illegal move 'hello'"),
     ("illegal", "illegal move '46-41'"),
     ("late", "no answer in time"),
+    ("bytes", "illegal move '46-41'"),                   # bad bytes do not stop the reader
 ])
 def test_broken_engines_forfeit_and_the_match_goes_on(mode, reason):
     broken = EngineSpec(f"{sys.executable} {BROKEN} {mode}", "uci", "broken")
     lines = []
-    match = Match([ours(), broken], "international", TimeControl(movetime=0.05, tolerance=0.2),
+    # The late engine answers after 2 s; 1 s of tolerance keeps ours safe on a loaded machine.
+    match = Match([ours(), broken], "international", TimeControl(movetime=0.05, tolerance=1.0),
                   OPENINGS, report=lines.append)
     result = match.run()
     assert result.played == 4 and result.wins == 4
@@ -72,11 +75,45 @@ def test_broken_engines_forfeit_and_the_match_goes_on(mode, reason):
     assert all(game.termination.startswith("broken forfeits") for game in result.games)
 
 
-def test_an_engine_that_cannot_start_forfeits():
+def test_an_engine_that_cannot_start_stops_the_match():
+    # Its games would be forfeits and the Elo "+inf": the match stops with the reason instead.
     missing = EngineSpec("/nonexistent/engine", "uci", "ghost")
-    result = Match([ours(), missing], "international", TimeControl(movetime=0.02), OPENINGS[:1],
-                   report=None).run()
-    assert result.played == 2 and result.forfeits == {"ghost": 2}
+    lines = []
+    with pytest.raises(engine.EngineError, match=r"engine ghost \(/nonexistent/engine\) could not "
+                       r"start: cannot start '/nonexistent/engine'"):
+        Match([ours(), missing], "international", TimeControl(movetime=0.02), OPENINGS[:1],
+              report=lines.append).run()
+    assert lines == []
+
+
+def test_an_engine_failing_its_handshake_stops_the_match_with_its_error():
+    refusing = EngineSpec(f"{sys.executable} {BROKEN} refuse", "uci", "refuser")
+    with pytest.raises(engine.EngineError, match=r"could not start: the engine exited \(code 1\): "
+                       r"unknown variant: international"):
+        Match([ours(), refusing], "international", TimeControl(movetime=0.02), OPENINGS[:1],
+              report=None).run()
+
+
+def test_hub_variant_names_come_from_the_engine_declaration():
+    from engine.match import EngineFailure, hub_variant_name
+    scan = ['id name=Scan version=3.1', 'param name=variant value=normal type=enum '
+            'values="normal killer bt frisian losing"', "wait"]
+    assert hub_variant_name("international", scan) == "normal"
+    with pytest.raises(EngineFailure, match="the engine's variants are normal killer bt frisian "
+                       "losing; none of them is spanish"):
+        hub_variant_name("spanish", scan)
+    ours_hub = ['param name=variant value=international type=enum values="international spanish"']
+    assert hub_variant_name("spanish", ours_hub) == "spanish"
+    assert hub_variant_name("international", ["wait"]) is None          # nothing to send
+    with pytest.raises(EngineFailure, match="declares no variant parameter"):
+        hub_variant_name("checkers", ["wait"])
+
+
+def test_match_against_our_own_hub_engine():
+    hub = EngineSpec(f"{sys.executable} -m engine hub", "hub", "hub")
+    result = Match([ours(), hub], "international", TimeControl(movetime=0.02, tolerance=5),
+                   OPENINGS[:1], report=None).run()
+    assert result.played == 2 and not result.forfeits
 
 
 def test_openings_file_and_random_openings(tmp_path):

@@ -112,6 +112,12 @@ def test_go_with_a_clock(uci):
 ERRORS = [
     ("foo", "info string error unknown command 'foo'"),
     ("position", "info string error position needs 'startpos' or 'fen <fen>'"),
+    ("position moves 32-28",
+     "info string error position needs 'startpos' or 'fen <fen>' before 'moves', not ''"),
+    ("position moves", "info string error position needs 'startpos' or 'fen <fen>' before "
+                       "'moves', not ''"),
+    ("position startpos extra", "info string error position needs 'startpos' or 'fen <fen>' "
+                                "before 'moves', not 'startpos extra'"),
     ("position fen W:W31:X1", "info string error FEN 'W:W31:X1': piece list 'X1' must start with W or B"),
     ("position startpos moves 32-28 32-27",
      "info string error move 2 of the list: '32-27' is not a legal move in "
@@ -131,6 +137,14 @@ ERRORS = [
     ("go sideways 3", "info string error unknown go parameter 'sideways'"),
     ("go nodes -5", "info string error go nodes must not be negative"),
     ("go depth 0", "info string error go depth must be 1 or more"),
+    ("go depth 500", "info string error go depth must be at most 126, not 500"),
+    ("go mate 100", "info string error go mate must be at most 62, not 100"),
+    ("go wtime " + "9" * 30, "info string error go wtime needs a number, not '" + "9" * 30 + "'"),
+    ("go movetime " + "1" * 50, "info string error go movetime needs a number, not '" + "1" * 40
+     + "'... (50 characters)"),
+    ("go perft 65", "info string error go perft must be at most 64, not 65"),
+    ("setoption name Hash value " + "9" * 25, "info string error option Hash needs a number, not '"
+     + "9" * 25 + "'"),
 ]
 
 
@@ -148,6 +162,69 @@ def test_never_dies_on_garbage(uci):
                  "position startpos moves", "é" * 10, "go perft -1"]:
         uci.send(line)
     assert uci.send("isready") == ["readyok"]
+
+
+def test_go_perft_runs_in_the_background_and_stops(uci):
+    uci.send("position startpos")
+    uci.send("go perft 12", wait=False)                  # hours: it must be stoppable
+    assert uci.send("isready", wait=False) == ["readyok"]
+    start = time.perf_counter()
+    lines = uci.send("stop")
+    assert lines[-1] == "info string perft stopped"
+    assert time.perf_counter() - start < 10             # generous: it stops within milliseconds
+    assert uci.send("go perft 2") [-1] == "Nodes searched: 81"
+
+
+def test_hash_larger_than_the_machine_keeps_the_old_table(uci, monkeypatch):
+    import engine.protocol
+    monkeypatch.setattr(engine.protocol, "physical_memory_mb", lambda: 100)
+    assert uci.send("setoption name Hash value 200") == [
+        "info string error a 200 MB hash table does not fit in this machine's 100 MB of memory; "
+        "keeping 64 MB"]
+    assert uci.session.hash_mb == 64 and uci.session.engine.hash_mb == 64
+    assert uci.send("setoption name Hash value 2") == []
+    assert uci.session.engine.hash_mb == 2
+    assert uci.send("position startpos", "go depth 3")[-1].startswith("bestmove ")
+
+
+def test_hash_that_cannot_be_allocated_keeps_the_old_table():
+    # The issue's reproduction: an address-space limit below the table asked for.
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+    out = subprocess.run([sys.executable, "-m", "engine", "uci"], preexec_fn=limit,
+                         input="uci\nsetoption name Hash value 8192\nposition startpos\n"
+                               "go depth 2\nisready\n", capture_output=True, text=True, timeout=60)
+    lines = out.stdout.splitlines()
+    assert out.returncode == 0 and "readyok" in lines
+    assert "info string error cannot allocate a 8192 MB hash table; keeping 64 MB" in lines
+    assert any(line.startswith("bestmove ") for line in lines)
+
+
+def run_process(data: bytes, **env):
+    import os
+    return subprocess.run([sys.executable, "-m", "engine", "uci"], input=data, capture_output=True,
+                          timeout=60, env=dict(os.environ, **env))
+
+
+def test_process_survives_bad_bytes_under_a_strict_locale():
+    out = run_process(b"uci\n\xff\n\xc3\n" + b"x" * 70000 + b"\nisready\n",
+                      PYTHONIOENCODING="utf-8:strict")
+    lines = out.stdout.decode().splitlines()
+    assert out.returncode == 0 and lines[-1] == "readyok"
+    assert "info string error line is not UTF-8 (byte 0xff at 0); ignored" in lines
+    assert "info string error line is not UTF-8 (byte 0xc3 at 0); ignored" in lines
+    assert "info string error line of 70001 bytes refused (the limit is 65536)" in lines
+
+
+@pytest.mark.parametrize("go", ["go infinite", "go ponder movetime 1000", "go perft 14"])
+def test_end_of_input_ends_whatever_runs(go):
+    # A GUI that dies closes our input: the process must not be left behind.
+    start = time.perf_counter()
+    out = run_process(f"uci\nposition startpos\n{go}\n".encode())
+    assert out.returncode == 0 and b"uciok" in out.stdout
+    assert time.perf_counter() - start < 30             # generous; it takes about a second
 
 
 def test_process_with_python_chess_client():
