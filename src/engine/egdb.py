@@ -127,10 +127,37 @@ def _read_manifest(folder: Path, variant: str) -> dict:
         data = json.loads(path.read_text())
     except (OSError, ValueError) as exc:
         raise TableError(f"{path}: unreadable manifest ({exc})") from None
+    if not isinstance(data, dict):
+        raise TableError(f"{path}: unreadable manifest (not an object)")
     if data.get("format") != FORMAT or data.get("variant") != variant:
-        raise TableError(f"{path}: tables of format {data.get('format')} for "
+        raise TableError(f"{path}: tables of format {data.get('format')!r} for "
                          f"{data.get('variant')!r}, expected format {FORMAT} for {variant!r}")
+    slices = data.get("slices")
+    if not isinstance(slices, dict):
+        raise TableError(f"{path}: unreadable manifest (no list of slices)")
+    for name, entry in slices.items():
+        _check_entry(path, name, entry)
     return data
+
+
+def _check_entry(path: Path, name, entry) -> None:
+    """A manifest entry must name a slice, a plain file beside it, a size and a checksum."""
+    try:
+        signature = _parse_name(name)
+    except (ValueError, AttributeError):
+        raise TableError(f"{path}: {name!r} is not a slice name") from None
+    if not isinstance(entry, dict):
+        raise TableError(f"{path}: slice {name}: not an object")
+    file, size, digest = entry.get("file"), entry.get("bytes"), entry.get("sha256")
+    if not isinstance(file, str) or Path(file).name != file or not file.endswith(".npy"):
+        raise TableError(f"{path}: slice {name}: file {file!r} is not a .npy file beside the manifest")
+    if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+        raise TableError(f"{path}: slice {name}: bytes {size!r} is not a size")
+    if not isinstance(digest, str) or len(digest) != 64:
+        raise TableError(f"{path}: slice {name}: sha256 {digest!r} is not a checksum")
+    if list(entry.get("signature", signature)) != list(signature):
+        raise TableError(f"{path}: slice {name}: signature {entry.get('signature')!r} does not "
+                         f"match its name")
 
 
 def _load_slice(folder: Path, name: str, entry: dict, native: TableSet) -> None:
@@ -145,7 +172,7 @@ def _load_slice(folder: Path, name: str, entry: dict, native: TableSet) -> None:
                          f"build again)")
     try:
         values = np.load(path, mmap_mode="r")
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, EOFError) as exc:
         raise TableError(f"{path}: not a table file ({exc})") from None
     try:
         native.attach(_parse_name(name), values)

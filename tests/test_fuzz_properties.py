@@ -1,0 +1,231 @@
+"""Property-based fuzzing (hypothesis) of everything that reads outside input: FEN and move
+strings of every game through the Python API, UCI and Hub lines, and endgame-table files.
+
+The default run is quick and repeatable (derandomized, a few hundred cases a test); the `slow`
+mark runs the same properties with many more random cases. A property holds when the input
+either works or gives the engine's own error, and a refused input changes nothing."""
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import engine
+from engine import egdb
+from engine.hub import HubSession
+from engine.uci import UciSession
+from conftest import Transcript
+
+QUICK = settings(max_examples=150, deadline=None, derandomize=True, database=None,
+                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+LONG = settings(max_examples=5000, deadline=None, database=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+
+VARIANTS = engine.variants()
+# Characters that FENs and moves of the games are made of, plus a few that should never be.
+ALPHABET = "WBKwbk:,.-x0123456789abcdefghijoffpas[]/QRNPqrnp@=+>!* \t\n\x00é"
+
+
+def near_miss(base: str):
+    """Strings a few edits away from a valid one: the inputs most likely to slip through."""
+    return st.lists(st.tuples(st.integers(0, 2), st.integers(0, max(len(base), 1)),
+                              st.sampled_from(ALPHABET)), min_size=1, max_size=5).map(
+        lambda edits: _apply(base, edits))
+
+
+def _apply(text, edits):
+    chars = list(text)
+    for op, i, c in edits:
+        i = min(i, len(chars))
+        if op == 0 and chars:
+            del chars[min(i, len(chars) - 1)]
+        elif op == 1:
+            chars.insert(i, c)
+        elif chars:
+            chars[min(i, len(chars) - 1)] = c
+    return "".join(chars)
+
+
+def random_position(variant, plies):
+    board = engine.Board(variant)
+    import random
+    rng = random.Random(plies * 7919 + len(variant))
+    while board.ply < plies and not board.is_game_over():
+        board.push(rng.choice(board.legal_moves()))
+    return board
+
+
+@st.composite
+def fen_inputs(draw):
+    variant = draw(st.sampled_from(VARIANTS))
+    base = random_position(variant, draw(st.integers(0, 12))).fen()
+    text = draw(st.one_of(near_miss(base), st.text(alphabet=ALPHABET, max_size=60),
+                          st.text(max_size=30)))
+    return variant, text
+
+
+@st.composite
+def move_inputs(draw):
+    variant = draw(st.sampled_from(VARIANTS))
+    board = random_position(variant, draw(st.integers(0, 12)))
+    legal = [str(m) for m in board.legal_moves()] or ["pass"]
+    base = draw(st.sampled_from(legal))
+    text = draw(st.one_of(near_miss(base), st.text(alphabet=ALPHABET, max_size=20),
+                          st.text(max_size=10)))
+    return board, text
+
+
+def check_fen(variant, text):
+    try:
+        board = engine.Board(variant, text)
+    except engine.InvalidFenError:
+        return
+    again = engine.Board(variant, board.fen())            # what it accepts, it writes back
+    assert again.fen() == board.fen()
+    for move in board.legal_moves()[:5]:
+        board.push(move)
+        board.pop()
+
+
+def check_move(board, text):
+    before = board.fen()
+    try:
+        board.push(text)
+    except engine.IllegalMoveError:
+        assert board.fen() == before
+        return
+    board.pop()
+    assert board.fen() == before
+
+
+@QUICK
+@given(fen_inputs())
+def test_fen_strings(case):
+    check_fen(*case)
+
+
+@QUICK
+@given(move_inputs())
+def test_move_strings(case):
+    check_move(*case)
+
+
+@pytest.mark.slow
+@LONG
+@given(fen_inputs())
+def test_fen_strings_long(case):
+    check_fen(*case)
+
+
+@pytest.mark.slow
+@LONG
+@given(move_inputs())
+def test_move_strings_long(case):
+    check_move(*case)
+
+
+# -- protocols -------------------------------------------------------------------------------------
+
+UCI_WORDS = ["uci", "isready", "position", "startpos", "fen", "moves", "go", "depth", "nodes",
+             "movetime", "wtime", "btime", "winc", "binc", "movestogo", "perft", "mate", "infinite",
+             "ponder", "stop", "ponderhit", "setoption", "name", "value", "Hash", "MultiPV",
+             "UCI_Variant", "Move", "Overhead", "Ponder", "ucinewgame", "d", "32-28", "19-23",
+             "-1", "0", "1", "2", "3", "99999999999999999999", "nan", "W:W31-50:B1-20", "true"]
+HUB_WORDS = ["hub", "init", "ping", "new-game", "pos", "pos=W" + "b" * 20 + "e" * 10 + "w" * 20,
+             'moves="32-28 19-23"', "level", "depth=1", "depth=2", "nodes=100", "move-time=0.01",
+             "move-time=nan", "time=1", "inc=0.1", "moves=5", "infinite", "go", "think", "ponder",
+             "analyze", "ponder-hit", "stop", "set-param", "name=variant", "value=normal",
+             "value=checkers", "name=hash", "value=1", "x=", '"', "="]
+
+
+def protocol_lines(words):
+    return st.lists(st.one_of(
+        st.lists(st.sampled_from(words), min_size=1, max_size=6).map(" ".join),
+        st.text(max_size=40)), min_size=1, max_size=8)
+
+
+def check_protocol(session_class, lines, ready, answer):
+    t = Transcript(session_class)
+    try:
+        for line in lines:
+            if "infinite" in line or "ponder" in line or "analyze" in line or "perft" in line:
+                t.send(line, wait=False)
+                t.session.handle("stop")
+            else:
+                t.send(line)
+        assert t.send(ready)[-1:] == [answer]              # still answering
+    finally:
+        t.session.handle("quit")
+
+
+@QUICK
+@given(protocol_lines(UCI_WORDS))
+def test_uci_lines(lines):
+    check_protocol(UciSession, lines, "isready", "readyok")
+
+
+@QUICK
+@given(protocol_lines(HUB_WORDS))
+def test_hub_lines(lines):
+    check_protocol(HubSession, lines, "ping", "pong")
+
+
+@pytest.mark.slow
+@LONG
+@given(protocol_lines(UCI_WORDS))
+def test_uci_lines_long(lines):
+    check_protocol(UciSession, lines, "isready", "readyok")
+
+
+@pytest.mark.slow
+@LONG
+@given(protocol_lines(HUB_WORDS))
+def test_hub_lines_long(lines):
+    check_protocol(HubSession, lines, "ping", "pong")
+
+
+# -- table files -----------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def table_dir(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("egdb")
+    egdb.build("checkers", 3, folder, report=None)
+    return folder
+
+
+def check_tables(table_dir, tmp_path, manifest_text, file_bytes):
+    import shutil
+    target = tmp_path / "t"
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(table_dir / "checkers", target / "checkers")
+    if manifest_text is not None:
+        (target / "checkers" / "manifest.json").write_text(manifest_text)
+    if file_bytes is not None:
+        (target / "checkers" / "0m1k-0m1k.npy").write_bytes(file_bytes)
+    try:
+        egdb.Tables(target, "checkers")
+    except egdb.TableError:
+        pass
+
+
+def manifests(table_dir):
+    text = (table_dir / "checkers" / "manifest.json").read_text()
+    data = json.loads(text)
+    return st.one_of(near_miss(text[:400]), st.text(max_size=50),
+                     st.builds(lambda k, v: json.dumps({**data, k: v}),
+                               st.sampled_from(["format", "variant", "slices"]),
+                               st.one_of(st.none(), st.integers(), st.text(max_size=5),
+                                         st.just({}), st.just([]))))
+
+
+@QUICK
+@given(data=st.data())
+def test_table_files(table_dir, tmp_path, data):
+    manifest = data.draw(st.one_of(st.none(), manifests(table_dir)))
+    original = (table_dir / "checkers" / "0m1k-0m1k.npy").read_bytes()
+    payload = data.draw(st.one_of(st.none(), st.binary(max_size=200),
+                                  near_miss(original.decode("latin-1")).map(
+                                      lambda t: t.encode("latin-1", "replace"))))
+    check_tables(table_dir, tmp_path, manifest, payload)
