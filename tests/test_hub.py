@@ -27,6 +27,7 @@ def test_initialisation(hub):
         'param name=variant value=international type=enum '
         'values="international spanish checkers turkish gothic-checkers"',
         "param name=hash value=64 type=int min=1 max=65536",
+        "param name=eval-file value=<shipped> type=string",
         "wait",
     ]
     assert hub.send("set-param name=hash value=16", "init") == ["ready"]

@@ -29,6 +29,7 @@ def test_handshake(uci):
         "option name Reductions type check default true",
         "option name NullMove type check default true",
         "option name EgdbPath type string default <empty>",
+        "option name EvalFile type string default <shipped>",
         "option name UCI_Variant type combo default international var international var spanish "
         "var checkers var chapinas var turkish var gothic-checkers var dipole var dipole10 var superajedrez "
         "var superdimensiones",

@@ -111,3 +111,9 @@ def divide(board, depth: int) -> dict[str, int]:
         finally:
             board.pop()
     return out
+
+
+# The learned evaluations that ship with the package replace the hand-set ones at import.
+from . import patterns as _patterns  # noqa: E402
+
+_patterns.load_shipped()

@@ -8,6 +8,9 @@ cdef enum:
     MAX_MOVES = 512        # per position; generators never write past it
     NDIR = 10              # see geometry.DIRECTIONS
     MAX_VARIANTS = 8
+    MAX_REGIONS = 32       # learned evaluation: regions of the board (see patterns.py)
+    REGION_SQUARES = 8     # squares of a region: 3^8 = 6561 contents
+    N_DENSE = 7            # learned evaluation: whole-board terms (patterns.DENSE_TERMS)
 
 # Capture precedence / promotion in capture (mirrors variants.py).
 cdef enum:
@@ -82,6 +85,15 @@ ctypedef struct Rules:
     int w_runaway[4]
     int lone_king_draw
     int w_piece_numbers
+    # Learned pattern evaluation (patterns.py); pat_n == 0: the hand-set terms above are used.
+    int pat_n                                  # regions
+    int pat_len[MAX_REGIONS]
+    int pat_sq[MAX_REGIONS][REGION_SQUARES]    # White's view of the region
+    int pat_rot[MAX_REGIONS][REGION_SQUARES]   # the same squares turned 180 degrees: Black's view
+    int pat_offset[MAX_REGIONS]                # the region's first weight
+    int pat_dense                              # the first weight of the whole-board terms
+    int pat_start_pieces                       # pieces at the start (phase = pieces / this)
+    const short* pat_w                         # [weights][2]: opening, ending; 1/16 centi-men
 
 ctypedef struct Pos:
     u64 pieces[2]             # [0] White, [1] Black

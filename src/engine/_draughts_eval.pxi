@@ -1,5 +1,15 @@
-# The draughts evaluation: a few whole-board terms over bitboards, weights from evaluation.py.
+# The draughts evaluation. Two kinds, over the same bitboards:
+# - learned (when a weights file is loaded, see patterns.py): the board is covered by regions
+#   of 8 squares; each region's men (empty / White / Black: an index in base 3) selects a learned
+#   weight, for White as it stands and for Black on the board turned 180 degrees with colours
+#   swapped, so the value is colour-symmetric by construction; plus learned whole-board terms
+#   (material, king mobility, free runners, side to move), opening and ending weights blended
+#   by the number of pieces.
+# - hand-set: a few whole-board terms with the weights of evaluation.py (the fallback, and the
+#   baseline that the learned evaluation is measured against).
 
+from libc.stdint cimport int16_t, int32_t
+import numpy as np
 from .evaluation import DRAUGHTS_WEIGHTS
 
 
@@ -46,8 +56,101 @@ cdef void _fill_eval_tables(Rules* R, spec) except *:
             R.cone[side][b] = cone
 
 
+cdef inline int region_index(const int* squares, int n, u64 own, u64 other) noexcept nogil:
+    """The base-3 index of a region's men: sum over its squares of 3^k * (0 empty, 1 own man,
+    2 the other side's man); kings count as empty (the whole-board terms value them)."""
+    cdef int idx = 0, k, b
+    for k in range(n - 1, -1, -1):
+        b = squares[k]
+        idx = idx * 3 + <int>((own >> b) & 1) + 2 * <int>((other >> b) & 1)
+    return idx
+
+
+cdef inline void dense_terms(const Rules* R, const Pos* p, int s, int* out) noexcept nogil:
+    """Side s's whole-board counts: men, kings, king mobility, free runners 1/2/3 rows away."""
+    cdef u64 occ = p.pieces[0] | p.pieces[1]
+    cdef u64 empty = R.valid & ~occ
+    cdef u64 men = p.pieces[s] & ~p.kings, kings = p.pieces[s] & p.kings, kk, runners
+    cdef int k, i, d, mobility = 0
+    out[0] = bb_popcount(men)
+    out[1] = bb_popcount(kings)
+    kk = kings
+    while kk:
+        k = bb_lsb(kk)
+        kk &= kk - 1
+        for i in range(R.n_king_dir):
+            d = R.king_dir[i]
+            if R.flying:
+                mobility += bb_popcount(king_slide(R, k, d, occ))
+            else:
+                mobility += bb_popcount(step(R, (<u64>1) << k, d) & empty)
+    out[2] = mobility
+    out[3] = 0
+    out[4] = 0
+    out[5] = 0
+    runners = men & R.near_crowning[s]
+    while runners:
+        k = bb_lsb(runners)
+        runners &= runners - 1
+        if not (R.cone[s][k] & occ):
+            out[2 + R.rows_to_go[s][k]] += 1
+
+
+cdef inline int lone_king_holds(const Rules* R, const Pos* p) noexcept nogil:
+    """Kings only, and a lone king against few kings: it holds (see evaluation.py)."""
+    cdef int s
+    if p.kings != (p.pieces[0] | p.pieces[1]):
+        return 0
+    for s in range(2):
+        if bb_popcount(p.pieces[s]) == 1 and bb_popcount(p.pieces[s ^ 1]) <= R.lone_king_draw:
+            return 1
+    return 0
+
+
+cdef int pattern_eval(const Rules* R, const Pos* p) noexcept nogil:
+    """The learned evaluation for the side to move, in centi-men."""
+    cdef u64 wmen = p.pieces[0] & ~p.kings, bmen = p.pieces[1] & ~p.kings
+    cdef const short* w = R.pat_w
+    cdef long opening = 0, ending = 0
+    cdef int r, j, i, phase, start = R.pat_start_pieces
+    cdef int white[6]
+    cdef int black[6]
+    for r in range(R.pat_n):
+        j = R.pat_offset[r] + region_index(R.pat_sq[r], R.pat_len[r], wmen, bmen)
+        opening += w[2 * j]
+        ending += w[2 * j + 1]
+        j = R.pat_offset[r] + region_index(R.pat_rot[r], R.pat_len[r], bmen, wmen)
+        opening -= w[2 * j]
+        ending -= w[2 * j + 1]
+    dense_terms(R, p, 0, white)
+    dense_terms(R, p, 1, black)
+    j = R.pat_dense
+    for i in range(6):
+        opening += (white[i] - black[i]) * w[2 * (j + i)]
+        ending += (white[i] - black[i]) * w[2 * (j + i) + 1]
+    i = 1 if p.stm == 0 else -1                     # the side-to-move term, White's view
+    opening += i * w[2 * (j + 6)]
+    ending += i * w[2 * (j + 6) + 1]
+    phase = bb_popcount(p.pieces[0] | p.pieces[1])
+    if phase > start:
+        phase = start
+    opening = (opening * phase + ending * (start - phase)) // (16 * start)
+    return <int>opening if p.stm == 0 else -<int>opening
+
+
 cdef int evaluate_pos(const Rules* R, const Pos* p) noexcept nogil:
     """Static value for the side to move, in centi-men."""
+    if R.pat_n:
+        if lone_king_holds(R, p):
+            return 0
+        if R.numbered and R.w_piece_numbers:
+            return pattern_eval(R, p) + (_number_sum(p, p.stm) - _number_sum(p, p.stm ^ 1)) * R.w_piece_numbers
+        return pattern_eval(R, p)
+    return hand_eval(R, p)
+
+
+cdef int hand_eval(const Rules* R, const Pos* p) noexcept nogil:
+    """The hand-set evaluation, for the side to move, in centi-men."""
     cdef int score[2]
     cdef int s, i, d, k, n, left, right, rows
     cdef u64 occ = p.pieces[0] | p.pieces[1]
@@ -101,3 +204,105 @@ cdef inline int _number_sum(const Pos* p, int side) noexcept nogil:
         total += p.num[bb_lsb(c)]
         c &= c - 1
     return total
+
+
+# -- the learned evaluation's Python face (patterns.py) -------------------------------------------
+
+_PATTERN_WEIGHTS = {}           # variant id -> the weights array the native table points into
+
+
+def _set_patterns(int vid, list regions, list rotated, weights, int start_pieces):
+    """Install a layout (regions of square bits, their 180-degree turns) and its weights
+    (int16, shape (n, 2): opening, ending, the last N_DENSE rows the whole-board terms) for one
+    variant; every board and search of the variant uses them from now on."""
+    cdef Rules* R = &RULES[vid]
+    cdef int r, k, offset = 0
+    cdef const short[:, ::1] view = weights
+    if len(regions) > MAX_REGIONS or len(regions) != len(rotated):
+        raise ValueError(f"at most {MAX_REGIONS} regions")
+    for r in range(len(regions)):
+        if not 1 <= len(regions[r]) <= REGION_SQUARES or len(rotated[r]) != len(regions[r]):
+            raise ValueError(f"a region has 1 to {REGION_SQUARES} squares")
+        offset += _pow3(len(regions[r]))
+    if view.shape[0] != offset + N_DENSE or view.shape[1] != 2:
+        raise ValueError(f"expected {offset + N_DENSE} x 2 weights, not {view.shape[0]} x {view.shape[1]}")
+    R.pat_n = 0                       # nothing reads a half-written layout
+    offset = 0
+    for r in range(len(regions)):
+        R.pat_len[r] = len(regions[r])
+        for k in range(R.pat_len[r]):
+            R.pat_sq[r][k] = regions[r][k]
+            R.pat_rot[r][k] = rotated[r][k]
+        R.pat_offset[r] = offset
+        offset += _pow3(R.pat_len[r])
+    R.pat_dense = offset
+    R.pat_start_pieces = start_pieces
+    _PATTERN_WEIGHTS[vid] = weights
+    R.pat_w = &view[0, 0]
+    R.pat_n = len(regions)
+
+
+def _clear_patterns(int vid):
+    """Back to the hand-set evaluation for one variant."""
+    RULES[vid].pat_n = 0
+    RULES[vid].pat_w = NULL
+    _PATTERN_WEIGHTS.pop(vid, None)
+
+
+def _pattern_features(int vid, list regions, list rotated, const u64[::1] white,
+                      const u64[::1] black, const u64[::1] kings, const uint8_t[::1] stm):
+    """The learned evaluation's features of N positions (for training), computed by the same
+    code the evaluation runs: (White's region indices [N, R], Black's [N, R], both without the
+    region offsets; whole-board terms White minus Black [N, N_DENSE] with the side to move
+    last, +1 for White; pieces on the board [N])."""
+    cdef const Rules* R = &RULES[vid]
+    cdef Py_ssize_t n = white.shape[0], i
+    cdef int r, k, nreg = len(regions)
+    cdef int sq[MAX_REGIONS][REGION_SQUARES]
+    cdef int rot[MAX_REGIONS][REGION_SQUARES]
+    cdef int length[MAX_REGIONS]
+    cdef int w6[6]
+    cdef int b6[6]
+    cdef Pos p
+    if nreg > MAX_REGIONS:
+        raise ValueError(f"at most {MAX_REGIONS} regions")
+    if not (black.shape[0] == n and kings.shape[0] == n and stm.shape[0] == n):
+        raise ValueError("white, black, kings and stm must have the same length")
+    for r in range(nreg):
+        length[r] = len(regions[r])
+        for k in range(length[r]):
+            sq[r][k] = regions[r][k]
+            rot[r][k] = rotated[r][k]
+    own_idx = np.zeros((n, nreg), dtype=np.int32)
+    other_idx = np.zeros((n, nreg), dtype=np.int32)
+    dense = np.zeros((n, N_DENSE), dtype=np.int32)
+    pieces = np.zeros(n, dtype=np.int32)
+    cdef int32_t[:, ::1] oi = own_idx
+    cdef int32_t[:, ::1] ti = other_idx
+    cdef int32_t[:, ::1] dn = dense
+    cdef int32_t[::1] pc = pieces
+    with nogil:
+        for i in range(n):
+            memset(&p, 0, sizeof(Pos))
+            p.pieces[0] = white[i]
+            p.pieces[1] = black[i]
+            p.kings = kings[i]
+            p.stm = stm[i]
+            for r in range(nreg):
+                oi[i, r] = region_index(sq[r], length[r], white[i] & ~kings[i], black[i] & ~kings[i])
+                ti[i, r] = region_index(rot[r], length[r], black[i] & ~kings[i], white[i] & ~kings[i])
+            dense_terms(R, &p, 0, w6)
+            dense_terms(R, &p, 1, b6)
+            for k in range(6):
+                dn[i, k] = w6[k] - b6[k]
+            dn[i, 6] = 1 if stm[i] == 0 else -1
+            pc[i] = bb_popcount(white[i] | black[i])
+    return own_idx, other_idx, dense, pieces
+
+
+cdef int _pow3(int k) noexcept nogil:
+    cdef int out = 1
+    while k > 0:
+        out *= 3
+        k -= 1
+    return out

@@ -582,7 +582,9 @@ cdef class Engine:
     """The search, with its transposition table: ``Engine(hash_mb=64)``.
 
     ``search(board, ...)`` returns a SearchResult; ``stop()`` (from another thread) ends a running
-    search at once with the best move found so far; ``new_game()`` clears what was learnt."""
+    search at once with the best move found so far; ``new_game()`` clears what was learnt.
+    ``eval_file``: a learned evaluation's weights file (patterns.py) to load first; weights
+    belong to a variant, not to one Engine, so every search of that variant uses them."""
 
     cdef Search* S
     cdef readonly int hash_mb
@@ -602,8 +604,11 @@ cdef class Engine:
         if self.S.moves == NULL or self.S.order == NULL or self.S.gen_index == NULL:
             raise MemoryError()
 
-    def __init__(self, hash_mb=64, reductions=True, null_move=True):
+    def __init__(self, hash_mb=64, reductions=True, null_move=True, eval_file=None):
         self._lock = _threading.Lock()
+        if eval_file is not None:
+            from . import patterns
+            patterns.load(eval_file)
         self.resize(hash_mb)
         self.reductions = reductions
         self.null_move = null_move

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
@@ -22,7 +23,9 @@ commands:
   uci        speak the UCI-style protocol on standard input/output (for GUIs and match runners)
   hub        speak the Hub protocol (Scan's, version 2) for draughts GUIs
   moves      show a position, its legal moves and whether the game has ended
-  egdb       build or describe endgame tables (draughts, Dipole): exact results by retrograde analysis
+  selfplay   play the engine against itself and keep positions for training its evaluation
+  train      fit the learned evaluation to self-play games; writes a weights file
+  egdb       build, describe or verify endgame tables (draughts, Dipole): exact results by retrograde analysis
   solve      the exact value of a position: from the endgame tables, else a proving search
   variants   list the implemented variants
 
@@ -131,6 +134,24 @@ def cmd_match(args) -> int:
     result = match.run()
     for line in summary(result):
         print(line)
+    return 0
+
+
+def cmd_selfplay(args) -> int:
+    from . import selfplay
+    played, kept = selfplay.run(args.variant, args.games, args.out, nodes=args.nodes,
+                                workers=args.workers, random_plies=(args.random_plies[0],
+                                                                    args.random_plies[1]),
+                                eval_file=args.eval_file)
+    print(f"{played} games played now, {kept:,} positions kept, in {args.out}")
+    return 0
+
+
+def cmd_train(args) -> int:
+    from . import train
+    train.fit(args.variant, args.dirs, args.out, lam=args.lam, l2=args.l2,
+              phase_l2=args.phase_l2, prior_l2=args.prior_l2, holdout=args.holdout, iterations=args.iterations,
+              report=lambda line: print(line, flush=True))
     return 0
 
 
@@ -258,7 +279,62 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--egdb", metavar="DIR", help="probe the endgame tables in DIR/VARIANT")
     p.set_defaults(func=cmd_analyse)
 
-    p = sub.add_parser("egdb", help="build or describe endgame tables",
+    p = sub.add_parser("selfplay", help="self-play games for training",
+                       description="The engine plays itself from random openings (a few random "
+                       "plies), a fixed number of nodes a move, in several processes, with a "
+                       "progress bar. Every quiet position (no capture for the side to move) is "
+                       "kept with the game's result and the search's score, in compressed numpy "
+                       "files of 16 games each (DIR/VARIANT-NNNNNN.npz). Batches have fixed "
+                       "seeds and are skipped when present: an interrupted run continues, and a "
+                       "larger --games adds games.",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog="example:\n  python -m engine selfplay --variant international "
+                       "--games 8000 --nodes 2000 --workers 2 --out data/int-gen1\n"
+                       "then: python -m engine train --variant international data/int-gen1 "
+                       "--out int-gen1.npz")
+    p.add_argument("--variant", "-v", default="international",
+                   choices=[v for v in variants() if v not in ("dipole", "dipole10", "superajedrez",
+                                                               "superdimensiones")])
+    p.add_argument("--games", "-n", type=int, default=1000, help="games in all (default 1000)")
+    p.add_argument("--nodes", type=int, default=2000, help="nodes searched a move (default 2000)")
+    p.add_argument("--workers", "-w", type=int, default=os.cpu_count() or 1,
+                   help="processes (default: every processor)")
+    p.add_argument("--random-plies", type=int, nargs=2, default=(4, 8), metavar=("MIN", "MAX"),
+                   help="random plies that open each game (default 4 8)")
+    p.add_argument("--eval-file", metavar="FILE",
+                   help="the evaluation that plays: a weights file, or <hand-set> (default: "
+                   "the shipped weights)")
+    p.add_argument("--out", "-o", required=True, metavar="DIR", help="where the files go")
+    p.set_defaults(func=cmd_selfplay)
+
+    p = sub.add_parser("train", help="fit the learned evaluation",
+                       description="Fit the learned evaluation (board regions of 8 squares, "
+                       "whole-board terms, opening and ending weights; docs/learning.md) to "
+                       "self-play positions by logistic regression of the game results, with an "
+                       "L2 penalty, holding out whole games to report the validation loss. "
+                       "Writes a weights file that Engine(eval_file=...), the UCI EvalFile "
+                       "option and the Hub eval-file parameter load. Needs scipy "
+                       "(pip install '.[train]').",
+                       epilog="example: python -m engine train --variant international "
+                       "data/int-gen1 --out int-gen1.npz")
+    p.add_argument("dirs", nargs="+", metavar="DIR", help="folders of self-play files")
+    p.add_argument("--variant", "-v", default="international", choices=[
+        v for v in variants() if v not in ("dipole", "dipole10", "superajedrez", "superdimensiones")])
+    p.add_argument("--out", "-o", required=True, metavar="FILE", help="the weights file to write")
+    p.add_argument("--lambda", dest="lam", type=float, default=0.0,
+                   help="weight of the search score in the target, 0 (results only) to 1")
+    p.add_argument("--l2", type=float, default=1e-4,
+                   help="L2 penalty of the region weights (default 1e-4)")
+    p.add_argument("--phase-l2", type=float, default=1e-3,
+                   help="L2 penalty of the difference between opening and ending values (1e-3)")
+    p.add_argument("--prior-l2", type=float, default=1e-3,
+                   help="L2 penalty pulling the whole-board terms to the hand-set values (1e-3)")
+    p.add_argument("--holdout", type=float, default=0.1,
+                   help="share of the games held out for validation (default 0.1)")
+    p.add_argument("--iterations", type=int, default=300, help="L-BFGS iterations at most")
+    p.set_defaults(func=cmd_train)
+
+    p = sub.add_parser("egdb", help="build, describe or verify endgame tables",
                        description="Endgame tables of the draughts games and Dipole (where a "
                        "piece is a checker): every position up to N pieces, its exact result (win, draw or loss for the side to move) and "
                        "the plies to the end with best play, by retrograde analysis. 'build' "
@@ -377,8 +453,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     for name in ("depth", "nodes", "movetime", "hash", "games", "concurrency", "random_plies",
-                 "pieces", "threads"):
+                 "pieces", "threads", "workers"):
         value = getattr(args, name, None)
+        if isinstance(value, (tuple, list)):
+            value = min(value)
         if value is not None and value < 0:
             parser.error(f"{name} must be 0 or more")
     if getattr(args, "multipv", 1) < 1:

@@ -92,6 +92,7 @@ class HubSession(Session):
         self.send(f'id name={ENGINE_NAME} version={__version__} author="{ENGINE_AUTHOR}"')
         self.send(f'param name=variant value={self.variant} type=enum values="{" ".join(HUB_VARIANTS)}"')
         self.send(f"param name=hash value={self.hash_mb} type=int min=1 max=65536")
+        self.send("param name=eval-file value=<shipped> type=string")
         self.send("wait")
 
     def cmd_set_param(self, args):
@@ -106,6 +107,8 @@ class HubSession(Session):
             self.cmd_stop({})
             self.variant = variant
             self.board = Board(variant)
+        elif name == "eval-file":
+            self.set_eval_file(value)
         elif name == "hash":
             if not value.isdigit() or len(value) > 6 or not 1 <= int(value) <= 65536:
                 raise EngineError(f"hash must be 1 to 65536 MB, not {quote(value)}")

@@ -49,6 +49,7 @@ class UciSession(Session):
         self.send("option name Reductions type check default true")
         self.send("option name NullMove type check default true")
         self.send("option name EgdbPath type string default <empty>")
+        self.send("option name EvalFile type string default <shipped>")
         self.send(f"option name UCI_Variant type combo default {self.variant} "
                   + " ".join(f"var {v}" for v in variants()))
         self.send("uciok")
@@ -114,6 +115,8 @@ class UciSession(Session):
             self.board = Board(value)
             self.engine.new_game()
             self._load_tables(quiet=True)
+        elif key == "evalfile":
+            self.send(f"info string evaluation {self.set_eval_file(value)}")
         elif key == "egdbpath":
             self.cmd_stop([])
             self.egdb_path = "" if value in ("", "<empty>") else value

@@ -1,0 +1,149 @@
+"""Self-play games for training: ``python -m engine selfplay``.
+
+The engine plays itself from random openings (a few random plies from the start), a fixed
+number of nodes a move, in several processes. Every quiet position of a game (the side to move
+has no capture: its value is not a pending exchange) is kept with the game's result and the
+search's score. Games are played in batches; each batch is one compressed numpy file
+``DIR/VARIANT-NNNNNN.npz`` written atomically, with its own seed, so an interrupted run
+continues where it stopped and a rerun gives the same games.
+
+Arrays of a batch file: ``white``, ``black``, ``kings`` (uint64 bitboards), ``stm`` (uint8,
+0 White), ``score`` (int16, the search's score for the side to move, centi-men), ``result``
+(int8, the game's result for White: 1, 0, -1), ``game`` (int32, the game's number), ``ply``
+(int16); and ``meta`` (JSON: variant, nodes, evaluation used).
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+import os
+import random
+import struct
+from pathlib import Path
+
+import numpy as np
+
+from .errors import EngineError
+
+BATCH_GAMES = 16
+MAX_PLIES = 400                 # a game this long is scored a draw
+SCORE_LIMIT = 3000              # scores are clipped here (a won position, not a mate count)
+
+
+def batch_path(out: Path, variant: str, number: int) -> Path:
+    return out / f"{variant}-{number:06d}.npz"
+
+
+def _position(board) -> tuple[int, int, int, int]:
+    white, black, kings, _, stm = struct.unpack_from("<QQQQi", board._native_position())
+    return white, black, kings, stm
+
+
+def play_batch(variant: str, number: int, games: int, nodes: int, random_plies: tuple[int, int],
+               eval_file: str | None) -> dict:
+    """Play one batch of games (seeded by its number); returns its arrays."""
+    from . import Board, Engine, patterns
+    if eval_file is not None:
+        if eval_file == patterns.HAND_SET:
+            patterns.use_hand_set(variant)
+        else:
+            patterns.load(eval_file, variant)
+    rng = random.Random(number * 1_000_003 + 17)
+    engine = Engine(16)
+    rows: list[tuple] = []
+    for g in range(games):
+        game_id = number * BATCH_GAMES + g
+        board = Board(variant)
+        engine.new_game()
+        for _ in range(rng.randint(*random_plies)):
+            if board.is_game_over():
+                break
+            board.push(rng.choice(board.legal_moves()))
+        kept = []
+        while not board.is_game_over() and board.ply < MAX_PLIES:
+            result = engine.search(board, nodes=nodes)
+            moves = board.legal_moves()
+            if not any(m.is_capture for m in moves) and result.mate is None:
+                w, b, k, stm = _position(board)
+                kept.append((w, b, k, stm, max(-SCORE_LIMIT, min(SCORE_LIMIT, result.score)),
+                             game_id, board.ply))
+            board.push(result.best_move)
+        outcome = board.outcome()
+        white_result = 0
+        if outcome is not None and outcome.winner is not None:
+            white_result = 1 if int(outcome.winner) == 0 else -1
+        rows.extend(row + (white_result,) for row in kept)
+    cols = list(zip(*rows)) if rows else [[]] * 8
+    return {
+        "white": np.array(cols[0], dtype=np.uint64), "black": np.array(cols[1], dtype=np.uint64),
+        "kings": np.array(cols[2], dtype=np.uint64), "stm": np.array(cols[3], dtype=np.uint8),
+        "score": np.array(cols[4], dtype=np.int16), "game": np.array(cols[5], dtype=np.int32),
+        "ply": np.array(cols[6], dtype=np.int16), "result": np.array(cols[7], dtype=np.int8),
+    }
+
+
+def _job(args):
+    variant, number, games, nodes, plies, eval_file, out, meta = args
+    arrays = play_batch(variant, number, games, nodes, plies, eval_file)
+    path = batch_path(Path(out), variant, number)
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez_compressed(tmp, meta=np.array(json.dumps(meta)), **arrays)
+    os.replace(tmp, path)
+    return number, games, len(arrays["stm"])
+
+
+def run(variant: str, games: int, out: str | os.PathLike, nodes: int = 2000, workers: int = 1,
+        random_plies: tuple[int, int] = (4, 8), eval_file: str | None = None,
+        progress: bool = True) -> tuple[int, int]:
+    """Play ``games`` games (rounded up to batches of BATCH_GAMES) into ``out``, skipping
+    batches already there; returns (games played now, positions kept now)."""
+    from multiprocessing import get_context
+
+    from tqdm import tqdm
+
+    from . import patterns
+    from ._draughts import draughts_variants
+    if variant not in draughts_variants():
+        raise EngineError(f"self-play trains the draughts games' learned evaluation; {variant!r} "
+                          f"has none yet (games: {', '.join(draughts_variants())})")
+    if games < 1 or nodes < 1 or workers < 1:
+        raise EngineError("games, nodes and workers must be 1 or more")
+    if eval_file is not None and eval_file != patterns.HAND_SET:
+        patterns.read(eval_file)                       # a bad file fails here, not in a worker
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    meta = {"variant": variant, "nodes": nodes, "random_plies": list(random_plies),
+            "evaluation": eval_file or patterns.current(variant)}
+    batches = -(-games // BATCH_GAMES)
+    todo = [n for n in range(batches) if not batch_path(out, variant, n).exists()]
+    jobs = [(variant, n, BATCH_GAMES, nodes, random_plies, eval_file, str(out), meta) for n in todo]
+    played = kept = 0
+    bar = tqdm(total=batches * BATCH_GAMES, initial=(batches - len(todo)) * BATCH_GAMES,
+               unit="game", desc=f"selfplay {variant}", disable=None if progress else True)
+    with get_context("fork").Pool(workers) as pool:
+        for _, n_games, n_positions in pool.imap_unordered(_job, jobs):
+            played += n_games
+            kept += n_positions
+            bar.update(n_games)
+            bar.set_postfix(positions=kept)
+    bar.close()
+    return played, kept
+
+
+def load(dirs: list, variant: str) -> dict:
+    """Every batch file of `variant` under the given folders, concatenated."""
+    files = sorted(f for d in dirs for f in Path(d).glob(f"{variant}-*.npz")
+                   if not f.name.endswith(".tmp.npz"))
+    if not files:
+        raise EngineError(f"no self-play files of {variant} in {', '.join(map(str, dirs))} "
+                          f"(run 'python -m engine selfplay --variant {variant}' first)")
+    parts: dict[str, list] = {}
+    for f in files:
+        try:
+            with np.load(f, allow_pickle=False) as data:
+                for key in ("white", "black", "kings", "stm", "score", "game", "ply", "result"):
+                    parts.setdefault(key, []).append(data[key])
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+            raise EngineError(f"{f}: not a self-play file ({exc})") from None
+    return {k: np.concatenate(v) for k, v in parts.items()}

@@ -1,0 +1,224 @@
+"""Fitting the learned evaluation to self-play games: ``python -m engine train``.
+
+The model is the evaluation itself (patterns.py): for a position, the sum of the weights its
+regions select (White's minus Black's) and of the whole-board terms, each blended between its
+opening and ending value by the number of pieces. It is fitted by logistic regression: the
+probability that the side to move wins is sigmoid(value), and the target is the game's result
+(1, 1/2, 0 for the side to move), or with ``lam`` > 0 a blend with sigmoid of the search's
+score. The loss is the cross-entropy plus an L2 penalty on the region weights (most region
+contents are rare), minimised by L-BFGS (scipy). Whole games are held out to report the
+validation loss, so that positions of one game never sit on both sides.
+
+Units: the fit runs in logits. A first fit of material alone (men, kings) sets the scale: its
+man is 100 centi-men, so the learned values keep the units the search was written in (a man
+about 100, its aspiration window 25).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from . import patterns, selfplay
+from .errors import EngineError
+
+
+def _sigmoid(x):
+    return 0.5 * (1.0 + np.tanh(0.5 * x))
+
+
+class Data:
+    """Features and targets of a set of positions, ready for the loss."""
+
+    def __init__(self, variant: str, arrays: dict, lam: float, scale: float):
+        own, other, dense, pieces = patterns.features(
+            variant, arrays["white"], arrays["black"], arrays["kings"], arrays["stm"])
+        start = patterns.start_pieces(variant)
+        self.own, self.other = own, other
+        self.dense = dense.astype(np.float64)
+        self.phase = np.minimum(pieces, start) / start                 # 1 opening .. 0 ending
+        self.sign = np.where(arrays["stm"] == 0, 1.0, -1.0)            # White's view -> mover's
+        result = arrays["result"].astype(np.float64) * self.sign       # for the side to move
+        target = (result + 1) / 2
+        if lam > 0:
+            target = (1 - lam) * target + lam * _sigmoid(arrays["score"] / scale)
+        self.target = target
+        self.n_pattern = patterns.layout_size(variant) - len(patterns.DENSE_TERMS)
+
+    def __len__(self):
+        return len(self.target)
+
+    def logits(self, theta: np.ndarray) -> np.ndarray:
+        w = theta.reshape(-1, 2)
+        p = self.phase
+        opening = w[self.own, 0].sum(1) - w[self.other, 0].sum(1)
+        ending = w[self.own, 1].sum(1) - w[self.other, 1].sum(1)
+        d = w[self.n_pattern:]
+        opening += self.dense @ d[:, 0]
+        ending += self.dense @ d[:, 1]
+        return self.sign * (opening * p + ending * (1 - p))
+
+    prior = None                 # whole-board terms' prior values (logits), set by fit()
+    prior_l2 = 0.0
+
+    def loss_grad(self, theta: np.ndarray, l2: float, phase_l2: float = 0.0) -> tuple[float, np.ndarray]:
+        z = self.logits(theta)
+        prob = _sigmoid(z)
+        eps = 1e-12
+        t = self.target
+        n = len(t)
+        loss = -np.mean(t * np.log(prob + eps) + (1 - t) * np.log(1 - prob + eps))
+        g = self.sign * (prob - t) / n                      # d loss / d (White's value)
+        go, ge = g * self.phase, g * (1 - self.phase)
+        size = len(theta) // 2
+        grad = np.zeros((size, 2))
+        for col, weight in ((0, go), (1, ge)):
+            rep = np.repeat(weight, self.own.shape[1])
+            grad[:, col] += np.bincount(self.own.ravel(), weights=rep, minlength=size)
+            grad[:, col] -= np.bincount(self.other.ravel(), weights=rep, minlength=size)
+            grad[self.n_pattern:, col] = self.dense.T @ weight
+        w = theta.reshape(-1, 2)
+        penalty = np.zeros_like(grad)
+        penalty[:self.n_pattern] = w[:self.n_pattern]
+        loss += l2 * float((penalty ** 2).sum())
+        grad += 2 * l2 * penalty
+        if self.prior is not None and self.prior_l2:
+            # The whole-board terms are pulled towards the hand-set values: results alone
+            # confound them (a king's worth with its mobility, material with kings-only draws).
+            diff = w[self.n_pattern:] - self.prior
+            loss += self.prior_l2 * float((diff ** 2).sum())
+            grad[self.n_pattern:] += 2 * self.prior_l2 * diff
+        if phase_l2:
+            # Opening and ending values stay close unless the data insist: a term seen mostly in
+            # one phase (a king among many men) must not get an extreme value in the other.
+            diff = w[:, 0] - w[:, 1]
+            loss += phase_l2 * float((diff ** 2).sum())
+            grad[:, 0] += 2 * phase_l2 * diff
+            grad[:, 1] -= 2 * phase_l2 * diff
+        return loss, grad.ravel()
+
+
+def material_scale(data: Data) -> float:
+    """Logits per man of a material-only fit (men, kings, side to move) to the results: the
+    factor that turns the fitted logits into centi-men."""
+    from scipy.optimize import minimize
+    X = data.dense[:, [0, 1, 6]] * data.sign[:, None]
+    t = data.target
+
+    def f(v):
+        prob = _sigmoid(X @ v)
+        loss = -np.mean(t * np.log(prob + 1e-12) + (1 - t) * np.log(1 - prob + 1e-12))
+        return loss, X.T @ (prob - t) / len(t)
+    v = minimize(f, np.array([1.0, 3.0, 0.0]), jac=True, method="L-BFGS-B").x
+    if not v[0] > 0.05:
+        raise EngineError("the games do not show that a man is worth anything (too few games, "
+                          "or all drawn?): play more self-play games")
+    return float(v[0])
+
+
+def split_games(games: np.ndarray, holdout: float, seed: int = 1) -> np.ndarray:
+    """A boolean mask of the positions whose game is held out for validation."""
+    ids = np.unique(games)
+    rng = np.random.default_rng(seed)
+    held = rng.choice(ids, size=max(1, int(round(len(ids) * holdout))), replace=False) \
+        if holdout > 0 and len(ids) > 1 else np.array([], dtype=ids.dtype)
+    return np.isin(games, held)
+
+
+def hand_prior(variant: str) -> np.ndarray:
+    """The hand-set evaluation's values of the whole-board terms (centi-men, opening = ending)."""
+    from .evaluation import DRAUGHTS_WEIGHTS
+    w = DRAUGHTS_WEIGHTS[variant]
+    values = [w["man"], w["king"], w["king_mobility"], *w["runaway"][1:4], 0]
+    return np.repeat(np.array(values, dtype=np.float64)[:, None], 2, axis=1)
+
+
+def without_rule_draws(variant: str, arrays: dict) -> dict:
+    """Drop kings-only positions with a lone king against few kings: the evaluation scores them
+    drawn by rule (evaluation.py's lone_king_draw), and their results would teach the
+    whole-board terms that kings are worth little."""
+    from .evaluation import DRAUGHTS_WEIGHTS
+    limit = DRAUGHTS_WEIGHTS[variant]["lone_king_draw"]
+    white, black, kings = arrays["white"], arrays["black"], arrays["kings"]
+    count = np.vectorize(int.bit_count, otypes=[np.int64])
+    nw, nb = count(white.astype(object)), count(black.astype(object))
+    kings_only = (white | black) == kings
+    ruled = kings_only & (((nw == 1) & (nb <= limit)) | ((nb == 1) & (nw <= limit)))
+    return {k: v[~ruled] for k, v in arrays.items()}
+
+
+def fit(variant: str, dirs: list, out: str, lam: float = 0.0, l2: float = 1e-4,
+        phase_l2: float = 1e-3, prior_l2: float = 1e-3, holdout: float = 0.1,
+        iterations: int = 300, report=print) -> dict:
+    """Fit the weights of `variant` to the self-play games in `dirs`, write them to `out`;
+    returns the figures (positions, games, losses, the man's value in logits)."""
+    try:
+        from scipy.optimize import minimize
+    except ImportError:
+        raise EngineError("training needs scipy: pip install 'dimensiones[train]'") from None
+    if not 0 <= lam <= 1 or l2 < 0 or not 0 <= holdout < 1:
+        raise EngineError("need 0 <= lambda <= 1, l2 >= 0 and 0 <= holdout < 1")
+    started = time.perf_counter()
+    arrays = without_rule_draws(variant, selfplay.load(dirs, variant))
+    held = split_games(arrays["game"], holdout)
+    train_rows = {k: v[~held] for k, v in arrays.items()}
+    valid_rows = {k: v[held] for k, v in arrays.items()}
+    # The scale first (results only), then the data with the chosen target.
+    scale_logits = material_scale(Data(variant, train_rows, 0.0, 100.0))
+    centi_per_logit = 100.0 / scale_logits
+    train = Data(variant, train_rows, lam, centi_per_logit)
+    valid = Data(variant, valid_rows, lam, centi_per_logit) if held.any() else None
+    train.prior = hand_prior(variant) / centi_per_logit
+    train.prior_l2 = prior_l2
+    size = patterns.layout_size(variant)
+    theta = np.zeros((size, 2))
+    theta[size - len(patterns.DENSE_TERMS), :] = scale_logits         # a man, to start with
+    if report:
+        report(f"{len(train):,} training positions from {len(np.unique(train_rows['game'])):,} "
+               f"games, {0 if valid is None else len(valid):,} held out; a man = "
+               f"{scale_logits:.3f} logits")
+    baseline = train.loss_grad(theta.ravel(), 0.0)[0]
+    result = minimize(lambda th: train.loss_grad(th, l2, phase_l2), theta.ravel(), jac=True,
+                      method="L-BFGS-B", options={"maxiter": iterations})
+    theta = result.x
+    figures = {
+        "positions": len(train), "held_out": 0 if valid is None else len(valid),
+        "games": int(len(np.unique(arrays["game"]))), "lambda": lam, "l2": l2,
+        "phase_l2": phase_l2, "prior_l2": prior_l2,
+        "man_logits": scale_logits, "train_loss_material": baseline,
+        "train_loss": float(train.loss_grad(theta, 0.0)[0]), "iterations": int(result.nit),
+    }
+    if valid is not None:
+        material = np.zeros((size, 2))
+        material[size - len(patterns.DENSE_TERMS), :] = scale_logits
+        figures["valid_loss_material"] = float(valid.loss_grad(material.ravel(), 0.0)[0])
+        figures["valid_loss"] = float(valid.loss_grad(theta, 0.0)[0])
+    weights = theta.reshape(-1, 2) * centi_per_logit
+    figures["seconds"] = round(time.perf_counter() - started, 1)
+    patterns.save(out, variant, weights, info=figures)
+    if report:
+        report(f"loss {figures['train_loss']:.4f} (material only {baseline:.4f})"
+               + (f", held out {figures['valid_loss']:.4f} (material only "
+                  f"{figures['valid_loss_material']:.4f})" if valid is not None else "")
+               + f"; {figures['iterations']} iterations, {figures['seconds']} s -> {out}")
+        dense = dict(zip(patterns.DENSE_TERMS, weights[-len(patterns.DENSE_TERMS):].tolist()))
+        report("whole-board terms (opening, ending), centi-men: " + ", ".join(
+            f"{k} {v[0]:.0f}/{v[1]:.0f}" for k, v in dense.items()))
+    return figures
+
+
+def loss_of(variant: str, dirs: list, weights_file: str | None) -> float:
+    """The result cross-entropy of an evaluation (a weights file, or None for material alone)
+    on a data set, in the same units as `fit` reports."""
+    arrays = selfplay.load(dirs, variant)
+    data = Data(variant, arrays, 0.0, 100.0)
+    if weights_file is None:
+        size = patterns.layout_size(variant)
+        theta = np.zeros((size, 2))
+        theta[size - len(patterns.DENSE_TERMS), :] = material_scale(data)
+        return float(data.loss_grad(theta.ravel(), 0.0)[0])
+    _, w, meta = patterns.read(weights_file)
+    per_logit = 100.0 / meta["info"]["man_logits"]
+    return float(data.loss_grad((w.astype(np.float64) / patterns.SCALE / per_logit).ravel(), 0.0)[0])
+

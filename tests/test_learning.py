@@ -1,0 +1,350 @@
+"""The learned evaluation of the draughts family: its features against a plain recomputation,
+colour symmetry, the fitting code against known weights, weights files and their errors, and
+self-play and training end to end on a tiny run."""
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+import engine
+from engine import patterns, selfplay, train
+from engine.variants import DRAUGHTS_VARIANTS
+
+DRAUGHTS = ["international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers"]
+
+
+@pytest.fixture(autouse=True)
+def restore_evaluations():
+    """Each test leaves every variant's evaluation as it found it."""
+    before = {v: patterns.current(v) for v in DRAUGHTS}
+    yield
+    for v, source in before.items():
+        if source == patterns.HAND_SET:
+            patterns.use_hand_set(v)
+        else:
+            patterns.load(source, v)
+
+
+def random_weights(variant, seed, spread=40.0):
+    rng = np.random.default_rng(seed)
+    w = rng.normal(0, spread, size=(patterns.layout_size(variant), 2))
+    w[-len(patterns.DENSE_TERMS):] = [[100, 90], [300, 280], [3, 2], [60, 70], [30, 40],
+                                       [10, 15], [5, 5]]
+    return w
+
+
+def install(variant, weights, tmp_path, name="w.npz"):
+    path = tmp_path / name
+    patterns.save(path, variant, weights)
+    patterns.load(path, variant)
+    return path
+
+
+def random_boards(variant, count, seed):
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        board = engine.Board(variant)
+        for _ in range(rng.randint(0, 120)):
+            if board.is_game_over():
+                break
+            board.push(rng.choice(board.legal_moves()))
+        if not board.is_game_over():
+            out.append(board)
+    return out
+
+
+def bitboards(board):
+    import struct
+    white, black, kings, _, stm = struct.unpack_from("<QQQQi", board._native_position())
+    return white, black, kings, stm
+
+
+# -- the features, recomputed plainly -----------------------------------------------------------
+
+def plain_regions(variant):
+    """The layout, written out again from the board's coordinates."""
+    spec = DRAUGHTS_VARIANTS[variant]
+    g = spec.geometry
+    width, height, step = (4, 2, 1) if spec.colour == "all" else (4, 4, 2)
+    regions = []
+    for r0 in range(0, spec.size - height + 1, step):
+        for f0 in range(0, spec.size - width + 1, 2):
+            regions.append([(f, r) for r in range(r0, r0 + height)
+                            for f in range(f0, f0 + width) if (f, r) in g.bit_at])
+    return regions
+
+
+def plain_value(board, weights):
+    """The evaluation computed square by square from the piece map (White's view, then the
+    mover's), with the whole-board terms other than men and kings taken from the features."""
+    spec = board.spec
+    g, size = spec.geometry, spec.size
+    pieces = {}
+    for name, piece in board.piece_map().items():
+        bit = spec.bit_of[str(name)]
+        pieces[g.coords[bit]] = piece[0]
+    offsets = []
+    total = 0
+    for region in plain_regions(board.variant):
+        offsets.append(total)
+        total += 3 ** len(region)
+    opening = ending = 0.0
+    for region, offset in zip(plain_regions(board.variant), offsets):
+        white = sum(3 ** k * {"w": 1, "b": 2}.get(pieces.get(sq), 0) for k, sq in enumerate(region))
+        turned = [(size - 1 - f, size - 1 - r) for f, r in region]
+        black = sum(3 ** k * {"b": 1, "w": 2}.get(pieces.get(sq), 0) for k, sq in enumerate(turned))
+        opening += weights[offset + white, 0] - weights[offset + black, 0]
+        ending += weights[offset + white, 1] - weights[offset + black, 1]
+    w, b, k, stm = bitboards(board)
+    _, _, dense, _ = patterns.features(board.variant, [w], [b], [k], [stm])
+    men = sum(p == "w" for p in pieces.values()) - sum(p == "b" for p in pieces.values())
+    kings = sum(p == "W" for p in pieces.values()) - sum(p == "B" for p in pieces.values())
+    assert (dense[0, 0], dense[0, 1]) == (men, kings)
+    assert dense[0, 6] == (1 if board.turn == engine.WHITE else -1)
+    d = weights[total:]
+    opening += float(dense[0] @ d[:, 0])
+    ending += float(dense[0] @ d[:, 1])
+    start = patterns.start_pieces(board.variant)
+    phase = min(len(pieces), start)
+    value = (opening * phase + ending * (start - phase)) / (16 * start)
+    return value if board.turn == engine.WHITE else -value
+
+
+@pytest.mark.parametrize("variant", DRAUGHTS)
+def test_layout_covers_the_board_with_regions_of_eight(variant):
+    own, turned = patterns.regions(variant)
+    spec = DRAUGHTS_VARIANTS[variant]
+    assert all(len(r) == 8 for r in own) and len(own) == len(turned)
+    covered = {b for r in own for b in r}
+    assert covered == set(spec.geometry.coords)
+    assert sorted(map(sorted, own)) == sorted(map(sorted, turned))   # the layout is symmetric
+
+
+@pytest.mark.parametrize("variant", DRAUGHTS)
+def test_evaluation_equals_a_plain_recomputation(variant, tmp_path):
+    weights = random_weights(variant, 3)
+    path = install(variant, weights, tmp_path)
+    _, stored, _ = patterns.read(path)                      # what the engine uses: int16
+    for board in random_boards(variant, 40, 11):
+        if board.variant == "chapinas" or not board.legal_moves():
+            continue
+        plain = plain_value(board, stored.astype(np.int64))
+        # The engine sums in integers and divides once, truncating toward zero.
+        assert board.evaluate() == int(plain) or (board.evaluate() == 0 and abs(plain) < 1)
+
+
+def mirrored(board):
+    """The position turned 180 degrees with colours and the side to move swapped."""
+    spec = board.spec
+    g, size = spec.geometry, spec.size
+    lists = {"W": [], "B": []}
+    for name, piece in board.piece_map().items():
+        f, r = g.coords[spec.bit_of[str(name)]]
+        bit = g.bit_at[(size - 1 - f, size - 1 - r)]
+        colour = "B" if piece[0].lower() == "w" else "W"
+        number = piece.split(".")[1] if "." in piece else None
+        lists[colour].append(("K" if piece[0].isupper() else "") + spec.square_names[bit]
+                             + (f".{number}" if number is not None else ""))
+    turn = "B" if board.turn == engine.WHITE else "W"
+    return engine.Board(board.variant, f"{turn}:W{','.join(lists['W'])}:B{','.join(lists['B'])}")
+
+
+@pytest.mark.parametrize("variant", DRAUGHTS)
+def test_colour_symmetry(variant, tmp_path):
+    install(variant, random_weights(variant, 5), tmp_path)
+    checked = 0
+    for board in random_boards(variant, 40, 12):
+        try:
+            other = mirrored(board)
+        except engine.InvalidFenError:
+            continue                       # a man on a square the other side's men never reach
+        assert board.evaluate() == other.evaluate(), board.fen()
+        checked += 1
+    assert checked >= 30
+
+
+# -- fitting --------------------------------------------------------------------------------------
+
+def dataset(variant, count, seed):
+    boards = random_boards(variant, count, seed)
+    cols = list(zip(*(bitboards(b) for b in boards)))
+    return {"white": np.array(cols[0], dtype=np.uint64), "black": np.array(cols[1], dtype=np.uint64),
+            "kings": np.array(cols[2], dtype=np.uint64), "stm": np.array(cols[3], dtype=np.uint8),
+            "score": np.zeros(count, dtype=np.int16), "result": np.zeros(count, dtype=np.int8),
+            "game": np.arange(count, dtype=np.int32), "ply": np.zeros(count, dtype=np.int16)}
+
+
+def test_gradient_matches_finite_differences():
+    data = train.Data("checkers", dataset("checkers", 60, 1), 0.0, 100.0)
+    data.target = np.random.default_rng(2).uniform(0, 1, len(data))
+    theta = np.random.default_rng(3).normal(0, 0.1, patterns.layout_size("checkers") * 2)
+    loss, grad = data.loss_grad(theta, 1e-3)
+    rng = np.random.default_rng(4)
+    used = np.unique(np.concatenate([data.own.ravel(), data.other.ravel()]))
+    for row in list(rng.choice(used, 8)) + list(range(len(theta) // 2 - 7, len(theta) // 2)):
+        for col in (0, 1):
+            i = 2 * row + col
+            step = np.zeros_like(theta)
+            step[i] = 1e-6
+            numeric = (data.loss_grad(theta + step, 1e-3)[0] - data.loss_grad(theta - step, 1e-3)[0]) / 2e-6
+            assert grad[i] == pytest.approx(numeric, rel=1e-4, abs=1e-9)
+
+
+def test_fitting_recovers_known_weights():
+    """Targets made by a known evaluation (as probabilities): the fit finds its values again,
+    and its whole-board weights, which every position informs."""
+    from scipy.optimize import minimize
+    variant = "checkers"
+    data = train.Data(variant, dataset(variant, 3000, 7), 0.0, 100.0)
+    truth = random_weights(variant, 8, spread=0.05) / 100.0     # in logits
+    truth[-len(patterns.DENSE_TERMS):] = [[1.0, 0.8], [2.5, 2.0], [0.02, 0.03], [0.5, 0.6],
+                                          [0.3, 0.3], [0.1, 0.1], [0.05, 0.05]]
+    data.target = 1 / (1 + np.exp(-data.logits(truth.ravel())))
+    fitted = minimize(lambda th: data.loss_grad(th, 0.0), np.zeros(truth.size), jac=True,
+                      method="L-BFGS-B", options={"maxiter": 800, "gtol": 1e-10, "ftol": 1e-14}).x
+    error = np.abs(data.logits(fitted) - data.logits(truth.ravel()))
+    # Values range over several logits; the fit finds them to a few hundredths.
+    assert np.mean(error) < 0.005 and np.percentile(error, 99) < 0.03
+    dense = fitted.reshape(-1, 2)[-len(patterns.DENSE_TERMS):]
+    assert dense[0] == pytest.approx(truth[-7], abs=0.05)          # men
+    assert dense[1] == pytest.approx(truth[-6], abs=0.1)           # kings
+
+
+def test_held_out_games_are_whole():
+    games = np.repeat(np.arange(50), 7)
+    held = train.split_games(games, 0.2)
+    assert len(np.unique(games[held])) == 10
+    assert not set(games[held]) & set(games[~held])
+
+
+# -- weights files ---------------------------------------------------------------------------------
+
+def test_weights_file_round_trip_and_meta(tmp_path):
+    w = random_weights("spanish", 1)
+    path = tmp_path / "s.npz"
+    patterns.save(path, "spanish", w, info={"games": 3})
+    variant, stored, meta = patterns.read(path)
+    assert variant == "spanish" and stored.dtype == np.int16
+    assert np.array_equal(stored, np.rint(w * patterns.SCALE).astype(np.int16))
+    assert meta["info"] == {"games": 3} and meta["layout"] == patterns.layout_digest("spanish")
+
+
+def test_bad_weights_files_are_refused_and_change_nothing(tmp_path):
+    board = random_boards("international", 1, 4)[0]
+    before = board.evaluate()
+    source = patterns.current("international")
+    good = tmp_path / "good.npz"
+    patterns.save(good, "international", random_weights("international", 9))
+    with np.load(good) as data:
+        weights, meta = data["weights"], json.loads(str(data["meta"]))
+
+    def write(name, w=weights, **changes):
+        path = tmp_path / name
+        np.savez(path, weights=w, meta=np.array(json.dumps({**meta, **changes})))
+        return path
+
+    cases = {
+        tmp_path / "missing.npz": "no such weights file",
+        write("format.npz", format=9): "weights of format 9",
+        write("variant.npz", variant="chess"): "weights for 'chess'",
+        write("layout.npz", layout="0123"): "made for another layout",
+        write("shape.npz", w=weights[:-1]): "expected int16 weights of shape",
+        write("dtype.npz", w=weights.astype(np.int32)): "expected int16 weights",
+        write("sum.npz", w=weights + np.int16(1)): "checksum mismatch",
+    }
+    truncated = tmp_path / "truncated.npz"
+    truncated.write_bytes(good.read_bytes()[:300])
+    cases[truncated] = "not a weights file"
+    (tmp_path / "text.npz").write_text("hello")
+    cases[tmp_path / "text.npz"] = "not a weights file"
+    for path, message in cases.items():
+        with pytest.raises(patterns.WeightsError, match=message) as info:
+            patterns.load(path)
+        assert str(path) in str(info.value)
+        assert patterns.current("international") == source and board.evaluate() == before
+    with pytest.raises(patterns.WeightsError, match="weights for international, not checkers"):
+        patterns.load(good, "checkers")
+    with pytest.raises(patterns.WeightsError):
+        engine.Engine(1, eval_file=tmp_path / "missing.npz")
+
+
+def test_shipped_weights_are_the_default():
+    """A variant with a shipped weights file plays it from import on (the file must load);
+    the others play the hand-set evaluation."""
+    import subprocess
+    import sys
+    code = ("import engine; from engine import patterns; "
+            "print([patterns.current(v) for v in engine.patterns.draughts_variants()])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    fresh = eval(out.stdout)
+    for variant, source in zip(engine.patterns.draughts_variants(), fresh):
+        path = patterns.shipped(variant)
+        if path is None:
+            assert source == patterns.HAND_SET
+        else:
+            assert patterns.read(path)[0] == variant and source == str(path)
+
+
+def test_uci_and_hub_load_weights(tmp_path):
+    from conftest import Transcript
+    from engine.hub import HubSession
+    from engine.uci import UciSession
+    path = tmp_path / "c.npz"
+    patterns.save(path, "checkers", random_weights("checkers", 2))
+    t = Transcript(UciSession)
+    assert t.send(f"setoption name EvalFile value {path}") == [
+        f"info string evaluation checkers: weights from {path}"]
+    assert patterns.current("checkers") == str(path)
+    assert t.send("setoption name EvalFile value nowhere.npz") == [
+        "info string error nowhere.npz: no such weights file"]
+    assert patterns.current("checkers") == str(path)
+    t.send("setoption name UCI_Variant value checkers")
+    assert t.send("setoption name EvalFile value <hand-set>") == [
+        "info string evaluation checkers: the hand-set evaluation"]
+    assert patterns.current("checkers") == patterns.HAND_SET
+    h = Transcript(HubSession)
+    assert h.send(f"set-param name=eval-file value={path}") == []
+    assert patterns.current("checkers") == str(path)
+    assert h.send("set-param name=eval-file value=nowhere.npz") == [
+        'error message="nowhere.npz: no such weights file"']
+
+
+# -- self-play and training end to end -------------------------------------------------------------
+
+def test_selfplay_and_train_end_to_end(tmp_path):
+    out = tmp_path / "games"
+    played, kept = selfplay.run("checkers", 32, out, nodes=150, workers=2, progress=False,
+                                eval_file=patterns.HAND_SET)
+    files = sorted(out.glob("checkers-*.npz"))
+    assert played == 32 and len(files) == 2 and kept > 300
+    first = files[0].read_bytes()
+    assert selfplay.run("checkers", 32, out, nodes=150, workers=1, progress=False) == (0, 0)
+    assert selfplay.run("checkers", 48, out, nodes=150, workers=1, progress=False,
+                        eval_file=patterns.HAND_SET)[0] == 16       # only the new batch
+    assert files[0].read_bytes() == first                          # kept, not replayed
+    data = selfplay.load([out], "checkers")
+    assert len(np.unique(data["game"])) == 48 and set(np.unique(data["result"])) <= {-1, 0, 1}
+    board = engine.Board("checkers")
+    for w, b, k, stm in zip(data["white"][:50], data["black"][:50], data["kings"][:50], data["stm"][:50]):
+        assert not (int(w) & int(b))                               # real positions
+    weights = tmp_path / "c.npz"
+    figures = train.fit("checkers", [out], str(weights), iterations=30, report=None)
+    kept = train.without_rule_draws("checkers", data)
+    assert figures["games"] == 48 and figures["positions"] + figures["held_out"] == len(kept["stm"])
+    assert 0 < len(data["stm"]) - len(kept["stm"]) < len(data["stm"]) // 5   # lone-king draws
+    assert figures["train_loss"] < figures["train_loss_material"]
+    engine.Engine(1, eval_file=weights)
+    assert patterns.current("checkers") == str(weights)
+    assert engine.Engine(1).search(board, depth=4).best_move is not None
+
+
+def test_selfplay_and_train_errors(tmp_path):
+    with pytest.raises(engine.EngineError, match="no self-play files of checkers"):
+        train.fit("checkers", [tmp_path], str(tmp_path / "w.npz"), report=None)
+    with pytest.raises(engine.EngineError, match="has none yet"):
+        selfplay.run("dipole", 1, tmp_path, progress=False)
+    with pytest.raises(patterns.WeightsError):
+        selfplay.run("checkers", 1, tmp_path, eval_file=str(tmp_path / "none.npz"), progress=False)
