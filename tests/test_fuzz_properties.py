@@ -227,3 +227,52 @@ def test_table_files(table_dir, tmp_path, data):
                                   near_miss(original.decode("latin-1")).map(
                                       lambda t: t.encode("latin-1", "replace"))))
     check_tables(table_dir, tmp_path, manifest, payload)
+
+
+def test_move_strings_with_control_characters_are_refused():
+    # Found by fuzzing the API: a newline inside a Super Dimensiones move raised AttributeError.
+    for variant in VARIANTS:
+        board = engine.Board(variant)
+        before = board.fen()
+        for text in ("x\ny", "\n", "32-28\n19-23", "a1\x00", "e2e4\r\nx"):
+            with pytest.raises(engine.IllegalMoveError):
+                board.push(text)
+            assert board.fen() == before
+
+
+# -- weights files ---------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def weights_file(tmp_path_factory):
+    import numpy as np
+    from engine import patterns
+    path = tmp_path_factory.mktemp("weights") / "c.npz"
+    patterns.save(path, "checkers", np.zeros((patterns.layout_size("checkers"), 2)))
+    return path
+
+
+def check_weights(path):
+    from engine import patterns
+    before = patterns.current("checkers")
+    try:
+        patterns.load(path, "checkers")
+    except patterns.WeightsError:
+        assert patterns.current("checkers") == before
+        return
+    patterns.use_hand_set("checkers") if before == patterns.HAND_SET else patterns.load(before)
+
+
+@QUICK
+@given(data=st.data())
+def test_weights_files(weights_file, tmp_path, data):
+    original = weights_file.read_bytes()
+    edits = data.draw(st.lists(st.tuples(st.integers(0, len(original) - 1), st.integers(0, 255)),
+                               min_size=1, max_size=4))
+    cut = data.draw(st.integers(0, len(original)))
+    damaged = bytearray(original[:cut] if data.draw(st.booleans()) else original)
+    for i, value in edits:
+        if i < len(damaged):
+            damaged[i] = value
+    path = tmp_path / "w.npz"
+    path.write_bytes(bytes(damaged))
+    check_weights(path)

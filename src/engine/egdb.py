@@ -172,7 +172,9 @@ def _load_slice(folder: Path, name: str, entry: dict, native: TableSet) -> None:
                          f"build again)")
     try:
         values = np.load(path, mmap_mode="r")
-    except (OSError, ValueError, EOFError) as exc:
+    except Exception as exc:          # numpy raises many kinds for a malformed header
+        if isinstance(exc, MemoryError):
+            raise
         raise TableError(f"{path}: not a table file ({exc})") from None
     try:
         native.attach(_parse_name(name), values)
