@@ -326,7 +326,9 @@ def test_selfplay_and_train_end_to_end(tmp_path):
                         eval_file=patterns.HAND_SET)[0] == 16       # only the new batch
     assert files[0].read_bytes() == first                          # kept, not replayed
     data = selfplay.load([out], "checkers")
-    assert len(np.unique(data["game"])) == 48 and set(np.unique(data["result"])) <= {-1, 0, 1}
+    assert len(np.unique(data["game"])) == 48
+    twice = selfplay.load([out, out], "checkers")                 # another run's folder
+    assert len(np.unique(twice["game"])) == 96 and set(np.unique(data["result"])) <= {-1, 0, 1}
     board = engine.Board("checkers")
     for w, b, k, stm in zip(data["white"][:50], data["black"][:50], data["kings"][:50], data["stm"][:50]):
         assert not (int(w) & int(b))                               # real positions

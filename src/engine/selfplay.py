@@ -131,18 +131,24 @@ def run(variant: str, games: int, out: str | os.PathLike, nodes: int = 2000, wor
 
 
 def load(dirs: list, variant: str) -> dict:
-    """Every batch file of `variant` under the given folders, concatenated."""
+    """Every batch file of `variant` under the given folders, concatenated; games are numbered
+    0.. across all of them."""
     files = sorted(f for d in dirs for f in Path(d).glob(f"{variant}-*.npz")
                    if not f.name.endswith(".tmp.npz"))
     if not files:
         raise EngineError(f"no self-play files of {variant} in {', '.join(map(str, dirs))} "
                           f"(run 'python -m engine selfplay --variant {variant}' first)")
     parts: dict[str, list] = {}
+    games = 0
     for f in files:
         try:
             with np.load(f, allow_pickle=False) as data:
-                for key in ("white", "black", "kings", "stm", "score", "game", "ply", "result"):
+                for key in ("white", "black", "kings", "stm", "score", "ply", "result"):
                     parts.setdefault(key, []).append(data[key])
+                # Game numbers restart in every run's folder: number them anew, in file order.
+                _, local = np.unique(data["game"], return_inverse=True)
+                parts.setdefault("game", []).append((local + games).astype(np.int32))
+                games += int(local.max()) + 1 if len(local) else 0
         except Exception as exc:      # numpy raises many kinds for a malformed file
             raise EngineError(f"{f}: not a self-play file ({exc})") from None
     return {k: np.concatenate(v) for k, v in parts.items()}
