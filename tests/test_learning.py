@@ -348,5 +348,7 @@ def test_selfplay_and_train_errors(tmp_path):
         train.fit("checkers", [tmp_path], str(tmp_path / "w.npz"), report=None)
     with pytest.raises(engine.EngineError, match="has none yet"):
         selfplay.run("dipole", 1, tmp_path, progress=False)
+    with pytest.raises(engine.EngineError, match="need 0 <= MIN <= MAX"):
+        selfplay.run("checkers", 1, tmp_path, random_plies=(5, 2), progress=False)
     with pytest.raises(patterns.WeightsError):
         selfplay.run("checkers", 1, tmp_path, eval_file=str(tmp_path / "none.npz"), progress=False)

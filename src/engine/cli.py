@@ -8,6 +8,7 @@ import sys
 import time
 
 from . import Board, Engine, __version__, divide, perft, variants
+from ._draughts import draughts_variants
 from .bench import DEFAULT_DEPTH, DEFAULT_HASH_MB, run_bench
 from .errors import EngineError
 from .types import Termination
@@ -292,9 +293,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "--games 8000 --nodes 2000 --workers 2 --out data/int-gen1\n"
                        "then: python -m engine train --variant international data/int-gen1 "
                        "--out int-gen1.npz")
-    p.add_argument("--variant", "-v", default="international",
-                   choices=[v for v in variants() if v not in ("dipole", "dipole10", "superajedrez",
-                                                               "superdimensiones")])
+    learnable = draughts_variants()          # the games with a learned evaluation
+    p.add_argument("--variant", "-v", default="international", choices=learnable)
     p.add_argument("--games", "-n", type=int, default=1000, help="games in all (default 1000)")
     p.add_argument("--nodes", type=int, default=2000, help="nodes searched a move (default 2000)")
     p.add_argument("--workers", "-w", type=int, default=os.cpu_count() or 1,
@@ -318,17 +318,17 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog="example: python -m engine train --variant international "
                        "data/int-gen1 --out int-gen1.npz")
     p.add_argument("dirs", nargs="+", metavar="DIR", help="folders of self-play files")
-    p.add_argument("--variant", "-v", default="international", choices=[
-        v for v in variants() if v not in ("dipole", "dipole10", "superajedrez", "superdimensiones")])
+    p.add_argument("--variant", "-v", default="international", choices=learnable)
     p.add_argument("--out", "-o", required=True, metavar="FILE", help="the weights file to write")
-    p.add_argument("--lambda", dest="lam", type=float, default=0.0,
-                   help="weight of the search score in the target, 0 (results only) to 1")
+    p.add_argument("--lambda", dest="lam", type=float, default=0.5,
+                   help="weight of the search score in the target, 0 (results only) to 1 "
+                   "(default 0.5)")
     p.add_argument("--l2", type=float, default=1e-4,
                    help="L2 penalty of the region weights (default 1e-4)")
     p.add_argument("--phase-l2", type=float, default=1e-3,
                    help="L2 penalty of the difference between opening and ending values (1e-3)")
-    p.add_argument("--prior-l2", type=float, default=1e-3,
-                   help="L2 penalty pulling the whole-board terms to the hand-set values (1e-3)")
+    p.add_argument("--prior-l2", type=float, default=1e-2,
+                   help="L2 penalty pulling the whole-board terms to the hand-set values (1e-2)")
     p.add_argument("--holdout", type=float, default=0.1,
                    help="share of the games held out for validation (default 0.1)")
     p.add_argument("--iterations", type=int, default=300, help="L-BFGS iterations at most")

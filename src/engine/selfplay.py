@@ -108,6 +108,8 @@ def run(variant: str, games: int, out: str | os.PathLike, nodes: int = 2000, wor
                           f"has none yet (games: {', '.join(draughts_variants())})")
     if games < 1 or nodes < 1 or workers < 1:
         raise EngineError("games, nodes and workers must be 1 or more")
+    if not 0 <= random_plies[0] <= random_plies[1]:
+        raise EngineError(f"random plies {random_plies[0]} to {random_plies[1]}: need 0 <= MIN <= MAX")
     if eval_file is not None and eval_file != patterns.HAND_SET:
         patterns.read(eval_file)                       # a bad file fails here, not in a worker
     out = Path(out)

@@ -148,8 +148,8 @@ def without_rule_draws(variant: str, arrays: dict) -> dict:
     return {k: v[~ruled] for k, v in arrays.items()}
 
 
-def fit(variant: str, dirs: list, out: str, lam: float = 0.0, l2: float = 1e-4,
-        phase_l2: float = 1e-3, prior_l2: float = 1e-3, holdout: float = 0.1,
+def fit(variant: str, dirs: list, out: str, lam: float = 0.5, l2: float = 1e-4,
+        phase_l2: float = 1e-3, prior_l2: float = 1e-2, holdout: float = 0.1,
         iterations: int = 300, report=print) -> dict:
     """Fit the weights of `variant` to the self-play games in `dirs`, write them to `out`;
     returns the figures (positions, games, losses, the man's value in logits)."""
@@ -157,8 +157,8 @@ def fit(variant: str, dirs: list, out: str, lam: float = 0.0, l2: float = 1e-4,
         from scipy.optimize import minimize
     except ImportError:
         raise EngineError("training needs scipy: pip install 'dimensiones[train]'") from None
-    if not 0 <= lam <= 1 or l2 < 0 or not 0 <= holdout < 1:
-        raise EngineError("need 0 <= lambda <= 1, l2 >= 0 and 0 <= holdout < 1")
+    if not 0 <= lam <= 1 or min(l2, phase_l2, prior_l2) < 0 or not 0 <= holdout < 1:
+        raise EngineError("need 0 <= lambda <= 1, penalties >= 0 and 0 <= holdout < 1")
     started = time.perf_counter()
     arrays = without_rule_draws(variant, selfplay.load(dirs, variant))
     held = split_games(arrays["game"], holdout)
