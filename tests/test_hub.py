@@ -136,6 +136,14 @@ def test_unknown_parameters_are_ignored_and_normal_is_international(hub):
     assert hub.send("ping") == ["pong"]
 
 
+def test_hash_change_during_a_held_ponder_search(hub):
+    hub.send(f"pos pos={START}", "level move-time=0.2", "go ponder", wait=False)
+    time.sleep(0.1)
+    hub.send("set-param name=hash value=2", wait=False)          # must not wait for ponder-hit
+    assert "pong" in hub.send("ping")
+    assert hub.session.hash_mb == 2
+
+
 def test_bad_bytes_and_long_lines_are_error_lines():
     """The process itself: non-UTF-8 input under a strict locale, a 1 MB line of digits, a line
     of 1 MB as a level value: each an error line, quickly, and the engine answers after."""

@@ -96,6 +96,7 @@ class Session:
         if limit is not None and megabytes > limit:
             raise EngineError(f"a {megabytes} MB hash table does not fit in this machine's "
                               f"{limit} MB of memory; keeping {self.hash_mb} MB")
+        self._release.set()                    # a held (ponder) search must not wait forever
         self.stop_search()
         try:
             self.engine.resize(megabytes)

@@ -84,7 +84,6 @@ class UciSession(Session):
         if key == "hash":
             number = self._int(value, 1, MAX_HASH, name)
             if number is not None:
-                self._release.set()
                 self.resize_hash(number)
         elif key == "clear hash":
             self.cmd_stop([])
