@@ -206,19 +206,3 @@ def fit(variant: str, dirs: list, out: str, lam: float = 0.5, l2: float = 1e-4,
         report("whole-board terms (opening, ending), centi-men: " + ", ".join(
             f"{k} {v[0]:.0f}/{v[1]:.0f}" for k, v in dense.items()))
     return figures
-
-
-def loss_of(variant: str, dirs: list, weights_file: str | None) -> float:
-    """The result cross-entropy of an evaluation (a weights file, or None for material alone)
-    on a data set, in the same units as `fit` reports."""
-    arrays = selfplay.load(dirs, variant)
-    data = Data(variant, arrays, 0.0, 100.0)
-    if weights_file is None:
-        size = patterns.layout_size(variant)
-        theta = np.zeros((size, 2))
-        theta[size - len(patterns.DENSE_TERMS), :] = material_scale(data)
-        return float(data.loss_grad(theta.ravel(), 0.0)[0])
-    _, w, meta = patterns.read(weights_file)
-    per_logit = 100.0 / meta["info"]["man_logits"]
-    return float(data.loss_grad((w.astype(np.float64) / patterns.SCALE / per_logit).ravel(), 0.0)[0])
-
