@@ -94,6 +94,13 @@ ctypedef struct Rules:
     int pat_dense                              # the first weight of the whole-board terms
     int pat_start_pieces                       # pieces at the start (phase = pieces / this)
     const short* pat_w                         # [weights][2]: opening, ending; 1/16 centi-men
+    # A region's index from the bitboards in a few instructions: the men on its squares
+    # (mask) multiplied by a magic number gather into the top byte, which a table turns into
+    # the base-3 index (the sum of 3^k over the region's occupied squares k). [view]: 0 White's
+    # squares (pat_sq), 1 Black's (pat_rot).
+    u64 pat_mask[MAX_REGIONS][2]
+    u64 pat_magic[MAX_REGIONS][2]
+    unsigned short pat_tab[MAX_REGIONS][2][256]
 
 ctypedef struct Pos:
     u64 pieces[2]             # [0] White, [1] Black

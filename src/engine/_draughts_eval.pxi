@@ -115,11 +115,21 @@ cdef int pattern_eval(const Rules* R, const Pos* p) noexcept nogil:
     cdef int r, j, i, phase, start = R.pat_start_pieces
     cdef int white[6]
     cdef int black[6]
+    cdef u64 mask, magic
+    cdef const unsigned short* tab
     for r in range(R.pat_n):
-        j = R.pat_offset[r] + region_index(R.pat_sq[r], R.pat_len[r], wmen, bmen)
+        # region_index(R.pat_sq[r], ..., wmen, bmen), gathered by the magic (see Rules)
+        mask = R.pat_mask[r][0]
+        magic = R.pat_magic[r][0]
+        tab = R.pat_tab[r][0]
+        j = R.pat_offset[r] + tab[((wmen & mask) * magic) >> 56] + 2 * tab[((bmen & mask) * magic) >> 56]
         opening += w[2 * j]
         ending += w[2 * j + 1]
-        j = R.pat_offset[r] + region_index(R.pat_rot[r], R.pat_len[r], bmen, wmen)
+        # region_index(R.pat_rot[r], ..., bmen, wmen): Black's view
+        mask = R.pat_mask[r][1]
+        magic = R.pat_magic[r][1]
+        tab = R.pat_tab[r][1]
+        j = R.pat_offset[r] + tab[((bmen & mask) * magic) >> 56] + 2 * tab[((wmen & mask) * magic) >> 56]
         opening -= w[2 * j]
         ending -= w[2 * j + 1]
     dense_terms(R, p, 0, white)
@@ -235,6 +245,11 @@ def _set_patterns(int vid, list regions, list rotated, weights, int start_pieces
             R.pat_rot[r][k] = rotated[r][k]
         R.pat_offset[r] = offset
         offset += _pow3(R.pat_len[r])
+        if not (_fill_gather(R.pat_sq[r], R.pat_len[r], &R.pat_mask[r][0], &R.pat_magic[r][0],
+                             R.pat_tab[r][0])
+                and _fill_gather(R.pat_rot[r], R.pat_len[r], &R.pat_mask[r][1],
+                                 &R.pat_magic[r][1], R.pat_tab[r][1])):
+            raise ValueError(f"region {r}: no magic number gathers its squares")
     R.pat_dense = offset
     R.pat_start_pieces = start_pieces
     _PATTERN_WEIGHTS[vid] = weights
@@ -298,6 +313,53 @@ def _pattern_features(int vid, list regions, list rotated, const u64[::1] white,
             dn[i, 6] = 1 if stm[i] == 0 else -1
             pc[i] = bb_popcount(white[i] | black[i])
     return own_idx, other_idx, dense, pieces
+
+
+cdef bint _fill_gather(const int* squares, int n, u64* mask, u64* magic,
+                       unsigned short* tab) noexcept nogil:
+    """Find a magic number that maps every subset of the region's squares to its own value of
+    the top byte of (subset * magic), and fill the table from that byte to the subset's base-3
+    weight (sum of 3^k over its squares k). Deterministic; False if none is found (squares
+    repeated, or more than 8 of them)."""
+    cdef u64 m = 0, s, g, candidate, state = 0x9E3779B97F4A7C15
+    cdef int k, tries
+    cdef unsigned short value
+    cdef u64 owner[256]
+    cdef bint ok
+    for k in range(n):
+        if (m >> squares[k]) & 1:
+            return False
+        m |= (<u64>1) << squares[k]
+    if n > 8:
+        return False
+    for tries in range(10000000):
+        candidate = splitmix64(&state) & splitmix64(&state) & splitmix64(&state)
+        for k in range(256):
+            owner[k] = <u64>-1
+        ok = True
+        s = 0
+        while True:                   # every subset of m (carry-rippler)
+            g = (s * candidate) >> 56
+            if owner[g] != <u64>-1 and owner[g] != s:
+                ok = False
+                break
+            owner[g] = s
+            s = (s - m) & m
+            if s == 0:
+                break
+        if not ok:
+            continue
+        mask[0] = m
+        magic[0] = candidate
+        for g in range(256):
+            value = 0
+            if owner[g] != <u64>-1:
+                for k in range(n):
+                    if (owner[g] >> squares[k]) & 1:
+                        value += <unsigned short>_pow3(k)
+            tab[g] = value
+        return True
+    return False
 
 
 cdef int _pow3(int k) noexcept nogil:
