@@ -343,6 +343,16 @@ def test_selfplay_and_train_end_to_end(tmp_path):
     assert engine.Engine(1).search(board, depth=4).best_move is not None
 
 
+def test_selfplay_seed_varies_the_openings():
+    def openings(seed):
+        data = selfplay.play_batch("checkers", 0, 4, 50, (4, 4), patterns.HAND_SET, seed)
+        first = np.flatnonzero(np.r_[True, np.diff(data["game"]) != 0])
+        return [(int(data["white"][i]), int(data["black"][i])) for i in first]
+    same = openings(0)
+    assert openings(0) == same                  # a batch replays exactly
+    assert openings(1) != same                  # another seed, other openings
+
+
 def test_selfplay_and_train_errors(tmp_path):
     with pytest.raises(engine.EngineError, match="no self-play files of checkers"):
         train.fit("checkers", [tmp_path], str(tmp_path / "w.npz"), report=None)

@@ -143,7 +143,7 @@ def cmd_selfplay(args) -> int:
     played, kept = selfplay.run(args.variant, args.games, args.out, nodes=args.nodes,
                                 workers=args.workers, random_plies=(args.random_plies[0],
                                                                     args.random_plies[1]),
-                                eval_file=args.eval_file)
+                                eval_file=args.eval_file, seed=args.seed)
     print(f"{played} games played now, {kept:,} positions kept, in {args.out}")
     return 0
 
@@ -304,6 +304,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--eval-file", metavar="FILE",
                    help="the evaluation that plays: a weights file, or <hand-set> (default: "
                    "the shipped weights)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="varies the random openings: runs that differ only in their seed play "
+                   "different openings (default 0)")
     p.add_argument("--out", "-o", required=True, metavar="DIR", help="where the files go")
     p.set_defaults(func=cmd_selfplay)
 

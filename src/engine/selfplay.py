@@ -40,15 +40,15 @@ def _position(board) -> tuple[int, int, int, int]:
 
 
 def play_batch(variant: str, number: int, games: int, nodes: int, random_plies: tuple[int, int],
-               eval_file: str | None) -> dict:
-    """Play one batch of games (seeded by its number); returns its arrays."""
+               eval_file: str | None, seed: int = 0) -> dict:
+    """Play one batch of games (seeded by its number and the run's seed); returns its arrays."""
     from . import Board, Engine, patterns
     if eval_file is not None:
         if eval_file == patterns.HAND_SET:
             patterns.use_hand_set(variant)
         else:
             patterns.load(eval_file, variant)
-    rng = random.Random(number * 1_000_003 + 17)
+    rng = random.Random(number * 1_000_003 + 17 + seed * 1_000_000_007)
     engine = Engine(16)
     rows: list[tuple] = []
     for g in range(games):
@@ -83,8 +83,8 @@ def play_batch(variant: str, number: int, games: int, nodes: int, random_plies: 
 
 
 def _job(args):
-    variant, number, games, nodes, plies, eval_file, out, meta = args
-    arrays = play_batch(variant, number, games, nodes, plies, eval_file)
+    variant, number, games, nodes, plies, eval_file, seed, out, meta = args
+    arrays = play_batch(variant, number, games, nodes, plies, eval_file, seed)
     path = batch_path(Path(out), variant, number)
     tmp = path.with_name(path.name + ".tmp.npz")
     np.savez_compressed(tmp, meta=np.array(json.dumps(meta)), **arrays)
@@ -94,7 +94,7 @@ def _job(args):
 
 def run(variant: str, games: int, out: str | os.PathLike, nodes: int = 2000, workers: int = 1,
         random_plies: tuple[int, int] = (4, 8), eval_file: str | None = None,
-        progress: bool = True) -> tuple[int, int]:
+        progress: bool = True, seed: int = 0) -> tuple[int, int]:
     """Play ``games`` games (rounded up to batches of BATCH_GAMES) into ``out``, skipping
     batches already there; returns (games played now, positions kept now)."""
     from multiprocessing import get_context
@@ -115,10 +115,11 @@ def run(variant: str, games: int, out: str | os.PathLike, nodes: int = 2000, wor
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     meta = {"variant": variant, "nodes": nodes, "random_plies": list(random_plies),
-            "evaluation": eval_file or patterns.current(variant)}
+            "evaluation": eval_file or patterns.current(variant), "seed": seed}
     batches = -(-games // BATCH_GAMES)
     todo = [n for n in range(batches) if not batch_path(out, variant, n).exists()]
-    jobs = [(variant, n, BATCH_GAMES, nodes, random_plies, eval_file, str(out), meta) for n in todo]
+    jobs = [(variant, n, BATCH_GAMES, nodes, random_plies, eval_file, seed, str(out), meta)
+            for n in todo]
     played = kept = 0
     bar = tqdm(total=batches * BATCH_GAMES, initial=(batches - len(todo)) * BATCH_GAMES,
                unit="game", desc=f"selfplay {variant}", disable=None if progress else True)
