@@ -1,8 +1,13 @@
-"""Two evaluations of one draughts game, same search, a fixed number of nodes a move: which plays
-better? Paired games from random openings, W processes, Elo by the match statistics.
+"""Two evaluations (or two search settings) of one draughts game, a fixed number of nodes a move:
+which plays better? Paired games from random openings, W processes, Elo by the match statistics.
 
     python bench/eval_match.py --variant international --a int-gen1.npz --b "<hand-set>" \
         --pairs 100 --nodes 20000 --workers 2
+    python bench/eval_match.py --a "<shipped>" --b "<shipped>" --b-set probcut=false
+
+``--a-set`` / ``--b-set NAME=true|false`` switch a search feature of one side's Engine
+(``reductions``, ``probcut``, ``early_reductions``): a search change measured at equal nodes
+gains only by what it does with them (its effect on speed is measured separately).
 
 Fixed nodes make the comparison independent of speed and of the machine's load (the learned
 evaluation is slower; measure it in time with `python -m engine match --option 1:EvalFile=...`).
@@ -21,15 +26,37 @@ from engine import patterns
 from engine.stats import elo_estimate
 
 
+SWITCHES = ("reductions", "probcut", "early_reductions")
+
+
 def use(variant: str, source: str) -> None:
     if source == patterns.HAND_SET:
         patterns.use_hand_set(variant)
+    elif source == patterns.SHIPPED:
+        patterns.load(patterns.shipped(variant), variant)
     else:
         patterns.load(source, variant)
 
 
+def make_engine(settings: dict) -> engine.Engine:
+    e = engine.Engine(16)
+    for name, value in settings.items():
+        setattr(e, name, value)
+    return e
+
+
+def switches(pairs: list[str]) -> dict:
+    out = {}
+    for item in pairs or []:
+        name, _, value = item.partition("=")
+        if name not in SWITCHES or value not in ("true", "false"):
+            raise SystemExit(f"--a-set/--b-set take NAME=true|false, NAME one of {', '.join(SWITCHES)}")
+        out[name] = value == "true"
+    return out
+
+
 def play_pair(job):
-    variant, a, b, nodes, plies, seed = job
+    variant, a, b, nodes, plies, seed, a_set, b_set = job
     rng = random.Random(seed)
     start = engine.Board(variant)
     while True:
@@ -42,7 +69,7 @@ def play_pair(job):
     points = []
     for a_side in (0, 1):
         board = start.copy()
-        engines = [engine.Engine(16), engine.Engine(16)]
+        engines = [make_engine(a_set), make_engine(b_set)]
         while not board.is_game_over() and board.ply < 400:
             side = int(board.turn)
             use(variant, a if side == a_side else b)
@@ -56,16 +83,19 @@ def play_pair(job):
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--variant", default="international")
-    p.add_argument("--a", required=True, help="weights file, or <hand-set>")
-    p.add_argument("--b", default=patterns.HAND_SET, help="weights file, or <hand-set>")
+    p.add_argument("--a", required=True, help="weights file, <hand-set> or <shipped>")
+    p.add_argument("--b", default=patterns.HAND_SET, help="weights file, <hand-set> or <shipped>")
+    p.add_argument("--a-set", action="append", metavar="NAME=BOOL", help="a search switch of A")
+    p.add_argument("--b-set", action="append", metavar="NAME=BOOL", help="a search switch of B")
     p.add_argument("--pairs", type=int, default=50)
     p.add_argument("--nodes", type=int, default=20000)
     p.add_argument("--plies", type=int, default=6, help="random plies of each opening")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args(argv)
-    jobs = [(args.variant, args.a, args.b, args.nodes, args.plies, args.seed * 100003 + i)
-            for i in range(args.pairs)]
+    a_set, b_set = switches(args.a_set), switches(args.b_set)
+    jobs = [(args.variant, args.a, args.b, args.nodes, args.plies, args.seed * 100003 + i,
+             a_set, b_set) for i in range(args.pairs)]
     penta = [0] * 5
     wins = draws = losses = 0
     with Pool(args.workers) as pool:
@@ -76,7 +106,8 @@ def main(argv=None) -> int:
             losses += points.count(0.0)
             print(f"pair {n}/{args.pairs}: {points}  A +{wins} ={draws} -{losses}  "
                   f"{elo_estimate(penta).text()}", flush=True)
-    print(f"A = {args.a}, B = {args.b}, {args.variant}, {args.nodes} nodes a move")
+    print(f"A = {args.a} {a_set or ''}, B = {args.b} {b_set or ''}, {args.variant}, "
+          f"{args.nodes} nodes a move")
     print(f"A: +{wins} ={draws} -{losses}, pairs {penta}; {elo_estimate(penta).text()}")
     return 0
 

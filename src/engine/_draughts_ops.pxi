@@ -1,6 +1,8 @@
 # The draughts family's entries in the search's position interface (_game.pxd).
 
 cdef GameOps OPS[MAX_VARIANTS]
+# ProbCut's margin, centi-men per ply of depth (the figure Scan 2.0 publishes in its source).
+cdef int PROBCUT_MARGIN = 5
 
 
 cdef int _op_generate(const void* ctx, const void* pos, SMove* out) noexcept nogil:
@@ -116,6 +118,8 @@ cdef void _fill_ops(int vid):
     o.make_null = NULL
     o.unmake_null = NULL
     o.wide = 0
+    o.probcut_margin = PROBCUT_MARGIN
+    o.early_reductions = 1
     o.player = NULL                      # strict alternation
     o.end_score = NULL
 

@@ -64,6 +64,13 @@ ctypedef struct GameOps:
     # Games with very many moves per position (placements): deeper late-move reductions and
     # move-count pruning of late quiet moves near the leaves.
     int wide
+    # Narrow games measured to gain from Scan-style selectivity (draughts), 0 elsewhere:
+    # probcut_margin > 0: at non-PV nodes of depth >= 3, a search of 40 % of the depth against
+    # beta + depth * margin (centi-men) that holds it cuts the node (ProbCut); early_reductions:
+    # at non-PV nodes every quiet move after the first is searched one ply shallower first (two
+    # from the seventh), not only from the fourth.
+    int probcut_margin
+    int early_reductions
     # Games where one player may move twice in a row (Super Dimensiones: the huff choice, then
     # the opponent's own move): the player (0 or 1) who moves in pos. NULL = strict alternation.
     # A child with the same player to move is searched without negating its score.

@@ -15,6 +15,11 @@ cdef class GameBoard:
     cdef object wrap_search_move(self, const SMove* m):
         raise NotImplementedError
 
+    def _repr_svg_(self):
+        """The position as an SVG picture (engine.svg.board): notebooks draw the board."""
+        from .svg import board as picture
+        return picture(self)
+
 
 cdef class ProbeSource:
     """Base of the endgame tables as the search sees them (see _game.pxd)."""

@@ -83,6 +83,9 @@ ctypedef struct Search:
     int stop
     int reductions            # late-move reductions on (a switch so that matches can test them)
     int null_move             # null-move pruning on, where the game allows it (a switch too)
+    int probcut               # ProbCut on, where the game asks for it (a switch too)
+    int in_probcut            # > 0 inside a ProbCut search: no ProbCut there (as in Scan)
+    int early_reductions      # early reductions on, where the game asks for them (a switch too)
     ProbeFn probe             # endgame tables for this search's game, or NULL
     const void* probe_ctx
     u64 tb_hits
@@ -357,7 +360,7 @@ cdef int qsearch(Search* S, int alpha, int beta, int ply) noexcept nogil:
 cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node) noexcept nogil:
     cdef int n, i, j, score, best, bound, best_index, tt_move = NO_MOVE
     cdef int new_depth, reduction, is_cap, hidx, alpha0 = alpha, checked, gives_check, quiet
-    cdef int me, same
+    cdef int me, same, margin
     cdef u64 key
     cdef TTEntry* e
     cdef SMove* moves
@@ -414,6 +417,19 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
         if score >= beta:
             return beta if score >= MATE_BOUND else score
 
+    # ProbCut: if a search of 40 % of the depth holds beta by a margin that grows with the
+    # depth, the full search would hold beta too.
+    if S.probcut and S.ops.probcut_margin and not pv_node and not checked and depth >= 3 \
+            and S.in_probcut == 0 and -MATE_BOUND < beta < MATE_BOUND - depth * S.ops.probcut_margin:
+        margin = depth * S.ops.probcut_margin
+        S.in_probcut += 1
+        score = negamax(S, beta + margin - 1, beta + margin, depth * 2 // 5, ply, 0)
+        S.in_probcut -= 1
+        if S.stop:
+            return 0
+        if score >= beta + margin:
+            return score - margin
+
     moves = S.moves + ply * SEARCH_MAX_MOVES
     order = S.order + ply * SEARCH_MAX_MOVES
     n = S.ops.generate(S.ctx, S.pos, moves)
@@ -465,7 +481,11 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
             score = child(S, alpha, beta, new_depth, ply + 1, pv_node, same)
         else:
             reduction = 0
-            if S.reductions and depth >= LMR_MIN_DEPTH and i >= LMR_FIRST_MOVE and quiet \
+            if S.reductions and S.early_reductions and S.ops.early_reductions and not pv_node \
+                    and depth >= LMR_MIN_DEPTH \
+                    and quiet:
+                reduction = 1 if i < 6 else 2
+            elif S.reductions and depth >= LMR_MIN_DEPTH and i >= LMR_FIRST_MOVE and quiet \
                     and not checked and not gives_check:
                 if S.ops.wide:
                     reduction = LMR_WIDE[depth if depth < 64 else 63][i if i < 64 else 63]
@@ -604,7 +624,8 @@ cdef class Engine:
         if self.S.moves == NULL or self.S.order == NULL or self.S.gen_index == NULL:
             raise MemoryError()
 
-    def __init__(self, hash_mb=64, reductions=True, null_move=True, eval_file=None):
+    def __init__(self, hash_mb=64, reductions=True, null_move=True, probcut=True,
+                 early_reductions=True, eval_file=None):
         self._lock = _threading.Lock()
         if eval_file is not None:
             from . import patterns
@@ -612,6 +633,28 @@ cdef class Engine:
         self.resize(hash_mb)
         self.reductions = reductions
         self.null_move = null_move
+        self.probcut = probcut
+        self.early_reductions = early_reductions
+
+    @property
+    def early_reductions(self) -> bool:
+        """Whether, in the games that ask for it (draughts), every quiet move after the first at
+        a non-PV node is reduced, not only from the fourth (on by default; a switch for matches)."""
+        return bool(self.S.early_reductions)
+
+    @early_reductions.setter
+    def early_reductions(self, value):
+        self.S.early_reductions = 1 if value else 0
+
+    @property
+    def probcut(self) -> bool:
+        """Whether ProbCut (a shallow search that holds beta by a margin cuts the node) is used
+        in the games that ask for it (draughts). On by default; a switch so matches can test it."""
+        return bool(self.S.probcut)
+
+    @probcut.setter
+    def probcut(self, value):
+        self.S.probcut = 1 if value else 0
 
     @property
     def null_move(self) -> bool:
@@ -747,6 +790,7 @@ cdef class Engine:
         S.nodes = 0
         S.seldepth = 0
         S.stop = 0
+        S.in_probcut = 0
         S.check_limits = 0
         S.node_limit = nodes if nodes else 0
         S.generation = (S.generation + 1) & 0xFF

@@ -24,6 +24,7 @@ commands:
   uci        speak the UCI-style protocol on standard input/output (for GUIs and match runners)
   hub        speak the Hub protocol (Scan's, version 2) for draughts GUIs
   moves      show a position, its legal moves and whether the game has ended
+  show       draw a position: the text diagram, or an SVG or PNG picture
   selfplay   play the engine against itself and keep positions for training its evaluation
   train      fit the learned evaluation to self-play games; writes a weights file
   egdb       build, describe or verify endgame tables (draughts, Dipole): exact results by retrograde analysis
@@ -229,6 +230,41 @@ def cmd_moves(args) -> int:
     outcome = board.outcome()
     if outcome is not None:
         print(f"game over: {outcome.result()} ({outcome.reason()})")
+    return 0
+
+
+def cmd_show(args) -> int:
+    from . import svg
+    board = _board(args)
+    moves = [board.parse_move(m) for m in args.moves.split()] if args.moves else []
+    for move in moves:
+        board.push(move)
+    arrows = []
+    for item in args.arrow or []:
+        a, sep, b = item.partition("-")
+        if not sep:
+            raise EngineError(f"--arrow takes FROM-TO, not {item!r}")
+        arrows.append((a, b))
+    try:
+        picture = svg.board(board, size=args.size, lastmove=moves[-1] if moves else None,
+                            arrows=arrows, flipped=args.flip)
+    except ValueError as exc:
+        raise EngineError(str(exc)) from None
+    if args.svg:
+        with open(args.svg, "w", encoding="utf-8") as f:
+            f.write(picture)
+        print(f"wrote {args.svg}")
+    if args.png:
+        try:
+            import cairosvg
+        except ImportError:
+            raise EngineError("--png needs cairosvg: pip install 'dimensiones[pictures]' "
+                              "(or write --svg)") from None
+        cairosvg.svg2png(bytestring=picture.encode(), write_to=args.png)
+        print(f"wrote {args.png}")
+    if not args.svg and not args.png:
+        print(board)
+        print(f"FEN: {board.fen()}")
     return 0
 
 
@@ -443,6 +479,23 @@ def build_parser() -> argparse.ArgumentParser:
     positional(p)
     p.set_defaults(func=cmd_moves)
 
+    p = sub.add_parser("show", help="draw a position (text, SVG or PNG)",
+                       description="Draw a position: the text diagram on standard output, or a "
+                       "picture (the same as engine.svg.board) written to a file. Moves given "
+                       "with --moves are played first; the last one is highlighted.",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog="examples:\n  python -m engine show --variant international "
+                       "--moves '32-28 19-23' --svg board.svg\n  python -m engine show "
+                       "--variant superajedrez --moves 'P@e4' --flip --png board.png")
+    positional(p)
+    p.add_argument("--moves", "-m", metavar="MOVES", help="moves to play first, space-separated")
+    p.add_argument("--svg", metavar="FILE", help="write an SVG picture")
+    p.add_argument("--png", metavar="FILE", help="write a PNG picture (needs cairosvg)")
+    p.add_argument("--size", type=int, default=None, help="picture width in pixels")
+    p.add_argument("--arrow", action="append", metavar="FROM-TO", help="draw an arrow (repeatable)")
+    p.add_argument("--flip", action="store_true", help="the second player at the bottom")
+    p.set_defaults(func=cmd_show)
+
     p = sub.add_parser("variants", help="list the implemented variants",
                        description="List every implemented variant with its start position.")
     p.set_defaults(func=cmd_variants)
@@ -456,7 +509,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     for name in ("depth", "nodes", "movetime", "hash", "games", "concurrency", "random_plies",
-                 "pieces", "threads", "workers"):
+                 "pieces", "threads", "workers", "size"):
         value = getattr(args, name, None)
         if isinstance(value, (tuple, list)):
             value = min(value)
