@@ -1,0 +1,314 @@
+"""Reading game files: PDN for the draughts games, Dipole and Super Dimensiones, PGN for
+Superajedrez (Spanish or English piece letters).
+
+    >>> from engine import pdn
+    >>> game = pdn.read_game('[GameType "20"]\\n1. 32-28 19-23 2. 28x19 14x23 *')
+    >>> game.variant, [str(m) for m in game.moves()], len(game.end().piece_map())
+    ('international', ['32-28', '19-23', '28x19', '14x23'], 38)
+
+A file holds games one after another: tag pairs (``[Event "..."]``), then the move text with
+move numbers, comments (``{...}`` and ``;`` to the end of the line), variations in parentheses,
+annotation marks (``!``, ``?``, ``$3``) and a result. The variant comes from the ``Variant`` tag
+(this project's names, as its own records write them), else from ``GameType`` (the PDN numbers:
+20 International, 21 English checkers, 24 Spanish, 30 Turkish), else from the ``variant``
+argument; ``FEN`` gives the start position. Moves are read in every form ``Board.parse_move``
+takes (draughts: ``32-28``, ``28x19``, full capture paths), and in Superajedrez also PGN's
+English letters (``Nf3``, ``O-O``, ``e8=Q``), chosen per game (``language``).
+
+Reading is tolerant, like python-chess: a game whose move text goes wrong keeps the moves read
+so far and says what went wrong, with its line, in ``Game.errors``; ``strict=True`` raises
+``PdnError`` instead. Writing is ``engine.match.pdn``.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from dataclasses import dataclass, field
+
+from . import Board
+from .errors import EngineError
+
+GAME_TYPES = {"20": "international", "21": "checkers", "24": "spanish", "30": "turkish"}
+RESULTS = {"1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*"}
+# English piece letters -> Spanish (RULES.md §7.9): king, queen, rook, bishop, knight.
+ENGLISH_TO_SPANISH = {"K": "R", "Q": "D", "R": "T", "B": "A", "N": "C"}
+
+_TOKEN = re.compile(r"""
+      (?P<tag>\[\s*(?P<key>[A-Za-z0-9_]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\s*\])
+    | (?P<comment>\{[^}]*\}?)
+    | (?P<line_comment>;[^\n]*)
+    | (?P<open>\()
+    | (?P<close>\))
+    | (?P<nag>\$\d+)
+    | (?P<number>\d+\s*\.(?:\.\.)?)
+    | (?P<word>[^\s(){};\[\]]+)
+    | (?P<bad>\S)
+""", re.VERBOSE)
+
+
+class PdnError(EngineError):
+    """A game file that cannot be read; the message names the line."""
+
+
+@dataclass
+class Node:
+    """A move of a game, with its comment, annotation marks and the variations that could
+    have been played instead of it."""
+    move: object
+    comment: str = ""
+    nags: list = field(default_factory=list)
+    variations: list = field(default_factory=list)     # each a list of Nodes
+
+
+@dataclass
+class Game:
+    headers: dict
+    variant: str
+    start_fen: str
+    mainline: list = field(default_factory=list)        # Nodes
+    result: str = "*"
+    comment: str = ""                                   # before the first move
+    errors: list = field(default_factory=list)          # what went wrong, with the line
+    line: int = 1                                       # where the game starts in the file
+
+    def board(self) -> Board:
+        """The start position."""
+        return Board(self.variant, self.start_fen)
+
+    def moves(self) -> list:
+        """The main line's moves."""
+        return [node.move for node in self.mainline]
+
+    def end(self) -> Board:
+        """The position after the main line, with the moves in its history."""
+        board = self.board()
+        for move in self.moves():
+            board.push(move)
+        return board
+
+
+def read_games(source, variant: str | None = None, *, strict: bool = False,
+               language: str = "auto") -> list[Game]:
+    """Every game of ``source`` (a path, an open text file, or the text itself if it holds a
+    newline or a bracket)."""
+    return list(iter_games(source, variant, strict=strict, language=language))
+
+
+def read_game(source, variant: str | None = None, **options) -> Game:
+    """The first game of ``source``; PdnError if it holds none."""
+    for game in iter_games(source, variant, **options):
+        return game
+    raise PdnError("no game in the file")
+
+
+def iter_games(source, variant: str | None = None, *, strict: bool = False,
+               language: str = "auto"):
+    """The games of ``source`` one by one (see read_games)."""
+    if language not in ("auto", "es", "en"):
+        raise ValueError(f"language is auto, es or en, not {language!r}")
+    text = _text(source)
+    tokens = list(_tokens(text))
+    i = 0
+    while i < len(tokens):
+        headers: dict = {}
+        first_line = tokens[i][2]
+        while i < len(tokens) and tokens[i][0] == "tag":
+            headers[tokens[i][1][0]] = tokens[i][1][1]
+            i += 1
+        body = []
+        while i < len(tokens) and tokens[i][0] != "tag":
+            body.append(tokens[i])
+            i += 1
+            if body[-1][0] == "word" and body[-1][1] in RESULTS and _depth(body) == 0:
+                break
+        if not headers and not any(kind != "comment" for kind, _, _ in body):
+            continue                                     # trailing comments: no game
+        yield _game(headers, body, variant, strict, language, first_line)
+
+
+def _text(source) -> str:
+    if isinstance(source, io.TextIOBase) or hasattr(source, "read"):
+        return source.read()
+    if isinstance(source, (bytes, bytearray)):
+        return source.decode("utf-8", errors="replace")
+    if isinstance(source, os.PathLike) or ("\n" not in source and "[" not in source
+                                          and os.path.exists(source)):
+        with open(source, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    return source
+
+
+def _tokens(text: str):
+    """(kind, value, line) for every token of the text."""
+    line = 1
+    pos = 0
+    for m in _TOKEN.finditer(text):
+        line += text.count("\n", pos, m.start())
+        pos = m.start()
+        kind = m.lastgroup
+        if kind == "tag":
+            value = (m.group("key"), re.sub(r"\\(.)", r"\1", m.group("value")))
+            yield "tag", value, line
+        elif kind == "comment":
+            if not m.group(0).endswith("}"):
+                yield "bad", "a comment that never closes ('{' without '}')", line
+            yield "comment", m.group(0)[1:-1].strip(), line
+        elif kind == "line_comment":
+            yield "comment", m.group(0)[1:].strip(), line
+        elif kind == "number":
+            continue                                    # move numbers carry nothing we need
+        else:
+            yield kind, m.group(0), line
+
+
+def _depth(body) -> int:
+    return sum(1 if k == "open" else -1 if k == "close" else 0 for k, _, _ in body)
+
+
+def _variant(headers: dict, default: str | None, line: int) -> str:
+    from . import variants
+    name = headers.get("Variant")
+    if name:
+        name = name.strip().lower()
+        if name in variants():
+            return name
+        raise PdnError(f"line {line}: unknown Variant {headers['Variant']!r} "
+                       f"(known: {', '.join(variants())})")
+    game_type = headers.get("GameType")
+    if game_type:
+        number = game_type.split(",")[0].strip()
+        if number in GAME_TYPES:
+            return GAME_TYPES[number]
+        if default is None:
+            raise PdnError(f"line {line}: GameType {game_type!r} is not a game this engine plays "
+                           f"(known: {', '.join(f'{k} {v}' for k, v in GAME_TYPES.items())})")
+    if default is None:
+        return "superajedrez" if "SetUp" in headers or _looks_like_pgn(headers) else "international"
+    return default
+
+
+def _looks_like_pgn(headers: dict) -> bool:
+    fen = headers.get("FEN", "")
+    return "/" in fen and ":" not in fen
+
+
+def _game(headers, body, default_variant, strict, language, first_line) -> Game:
+    variant = _variant(headers, default_variant, first_line)
+    fen = headers.get("FEN")
+    try:
+        start = Board(variant, fen) if fen else Board(variant)
+    except EngineError as exc:
+        raise PdnError(f"line {first_line}: the FEN tag is not a {variant} position ({exc})") from None
+    game = Game(headers=headers, variant=variant, start_fen=start.fen(), line=first_line)
+    if variant == "superajedrez" and language == "auto":
+        language = _guess_language(body)
+    for kind, value, line in body:
+        if kind == "bad":
+            problem = value if len(value) > 1 else f"unexpected {value!r}"
+            _fail(game, strict, f"line {line}: {problem}")
+            return game
+    # The line being read: (board, node list, the last node of it) on a stack for variations.
+    board = start.copy()
+    line_nodes = game.mainline
+    stack = []
+    pending_comment = []
+    broken = False
+    for kind, value, line in body:
+        if kind == "comment":
+            if line_nodes:
+                node = line_nodes[-1]
+                node.comment = f"{node.comment} {value}".strip()
+            elif not stack:
+                game.comment = f"{game.comment} {value}".strip()
+            else:
+                pending_comment.append(value)
+        elif kind == "nag":
+            if line_nodes:
+                line_nodes[-1].nags.append(int(value[1:]))
+        elif kind == "open":
+            if not line_nodes:
+                _fail(game, strict, f"line {line}: a variation before any move")
+                broken = True
+                break
+            # A variation replaces the last move: it starts from the position before it.
+            alternative: list = []
+            line_nodes[-1].variations.append(alternative)
+            before = board.copy()
+            before.pop()
+            stack.append((board, line_nodes))
+            board, line_nodes = before, alternative
+        elif kind == "close":
+            if not stack:
+                _fail(game, strict, f"line {line}: ')' without '('")
+                broken = True
+                break
+            board, line_nodes = stack.pop()
+        elif kind == "word":
+            if value in RESULTS:
+                if stack:
+                    _fail(game, strict, f"line {line}: the result {value} inside a variation")
+                    broken = True
+                    break
+                game.result = value
+                continue
+            try:
+                move = _parse(board, value, language)
+            except EngineError as exc:
+                _fail(game, strict, f"line {line}: {exc}")
+                broken = True
+                break
+            board.push(move)
+            node = Node(move, comment=" ".join(pending_comment), nags=_marks(value))
+            pending_comment = []
+            line_nodes.append(node)
+    if stack and not broken:
+        _fail(game, strict, "the game ends inside a variation ('(' without ')')")
+    return game
+
+
+def _fail(game: Game, strict: bool, message: str) -> None:
+    if strict:
+        raise PdnError(message)
+    game.errors.append(message)
+
+
+_MARKS = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+
+
+def _marks(word: str) -> list:
+    tail = re.search(r"[!?]+$", word)
+    return [_MARKS[tail.group(0)]] if tail and tail.group(0) in _MARKS else []
+
+
+def _guess_language(body) -> str:
+    """English if a move uses a letter or form only English PGN has (N, Q, B, K, O-O)."""
+    for kind, value, _ in body:
+        if kind == "word" and value not in RESULTS:
+            if re.match(r"^(O-O|[NQBK][a-h1-8x@])", value):
+                return "en"
+            if re.match(r"^(0-|[DTAC][a-h1-8x])", value):
+                return "es"
+    return "es"
+
+
+def _parse(board, word: str, language: str):
+    text = re.sub(r"[!?]+$", "", word)
+    if board.variant == "superajedrez":
+        text = text.rstrip("+#")
+        if language == "en":
+            text = _english(text)
+    return board.parse_move(text)
+
+
+def _english(text: str) -> str:
+    """An English SAN move in the Spanish letters the board reads."""
+    text = text.replace("O-O-O", "0-0-0").replace("O-O", "0-0")
+    if "@" in text:
+        return text                                   # placements: the engine form already
+    out = []
+    for i, ch in enumerate(text):
+        piece_position = i == 0 or (i > 0 and text[i - 1] == "=")
+        out.append(ENGLISH_TO_SPANISH.get(ch, ch) if piece_position else ch)
+    return "".join(out)

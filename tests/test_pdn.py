@@ -1,0 +1,100 @@
+"""Reading game files (engine.pdn): what the match runner writes, and the usual PDN/PGN forms."""
+
+import random
+
+import pytest
+
+import engine
+from engine import pdn
+from engine.match import GameRecord
+from engine.match import pdn as write_pdn
+
+
+@pytest.mark.parametrize("variant", engine.variants())
+def test_reads_back_what_the_match_runner_writes(variant):
+    rng = random.Random(variant)
+    board = engine.Board(variant)
+    moves = []
+    while len(moves) < 40 and not board.is_game_over():
+        move = rng.choice(board.legal_moves())
+        moves.append(move)
+        board.push(move)
+    text = write_pdn(GameRecord(7, "one", "two", engine.Board(variant).fen(), moves, "0-1", "t"),
+                     variant, "test")
+    game = pdn.read_game(text)
+    assert game.errors == [] and game.variant == variant
+    assert [str(m) for m in game.moves()] == [str(m) for m in moves]
+    assert game.end().fen() == board.fen()
+    assert game.headers["White"] == "one" and game.headers["Round"] == "7"
+    assert game.result == ("0-2" if variant in ("international", "chapinas") else "0-1")
+
+
+def test_comments_variations_marks_and_several_games(tmp_path):
+    text = """[Event "club"]
+[GameType "20"]
+{before the game} 1. 32-28! {the classical start} 19-23 (17-22 $1 2. 28x17 11x22) 2. 28x19
+14x23?? ; a line comment
+2-0
+
+[Event "second"]
+[Variant "checkers"]
+[FEN "B:W21,22:B9,10"]
+1... 9-14 2. 22-18 14x23 *
+"""
+    path = tmp_path / "games.pdn"
+    path.write_text(text)
+    games = pdn.read_games(path)
+    assert [g.headers["Event"] for g in games] == ["club", "second"]
+    first, second = games
+    assert first.variant == "international" and first.result == "2-0" and first.comment == "before the game"
+    nodes = first.mainline
+    assert [str(n.move) for n in nodes] == ["32-28", "19-23", "28x19", "14x23"]
+    assert nodes[0].comment == "the classical start" and nodes[0].nags == [1]
+    assert nodes[3].nags == [4] and nodes[3].comment == "a line comment"
+    (variation,) = nodes[1].variations                   # instead of 19-23
+    assert [str(n.move) for n in variation] == ["17-22", "28x17", "11x22"]
+    assert variation[0].nags == [1]
+    assert second.variant == "checkers" and second.start_fen == "B:W21,22:B9,10"
+    assert [str(m) for m in second.moves()] == ["9-14", "22-18", "14x23"]
+    assert second.line == 7
+
+
+def test_game_types_and_move_forms():
+    game = pdn.read_game('[GameType "24"]\n1. 12-16 21-17 *')
+    assert game.variant == "spanish"
+    game = pdn.read_game('[GameType "21"]\n1. 11-15 23-19 *')
+    assert game.variant == "checkers"
+    full_path = pdn.read_game('[FEN "W:W28:B23,13"]\n1. 28x19x8 *', "international")
+    assert [str(m) for m in full_path.moves()] == ["28x8"]
+    assert pdn.read_game("1.32-28 19-23 *", "international").errors == []   # no space after the number
+
+
+def test_superajedrez_spanish_and_english_letters():
+    spanish = pdn.read_game('[Variant "superajedrez"]\n1. 0-Cf3 0-Cf6 2. 0-e4 0-d5 3. exd5 Cxd5 *')
+    assert spanish.errors == []
+    english = pdn.read_game('[Variant "superajedrez"]\n1. N@f3 N@f6 2. P@e4 P@d5 3. exd5 Nxd5 *')
+    assert english.errors == []
+    assert [str(m) for m in english.moves()] == [str(m) for m in spanish.moves()]
+    assert english.end().fen() == spanish.end().fen()
+
+
+def test_errors_name_the_line_and_keep_the_moves_read():
+    text = '[Variant "international"]\n1. 32-28 19-23\n2. 28-22 *'
+    game = pdn.read_game(text)
+    assert [str(m) for m in game.moves()] == ["32-28", "19-23"]
+    assert len(game.errors) == 1 and game.errors[0].startswith("line 3:") and "28-22" in game.errors[0]
+    with pytest.raises(pdn.PdnError, match="line 3:"):
+        pdn.read_game(text, strict=True)
+    with pytest.raises(pdn.PdnError, match="unknown Variant 'shogi'"):
+        pdn.read_game('[Variant "shogi"]\n*')
+    with pytest.raises(pdn.PdnError, match="GameType '25'"):
+        pdn.read_game('[GameType "25"]\n1. c3-d4 *')
+    with pytest.raises(pdn.PdnError, match="FEN tag"):
+        pdn.read_game('[FEN "W:W99"]\n*', "international")
+    assert "without '('" in pdn.read_game("1. 32-28 ) *", "international").errors[0]
+    assert "inside a variation" in pdn.read_game("1. 32-28 (33-29", "international").errors[0]
+    assert "never closes" in pdn.read_game("1. 32-28 {oops", "international").errors[0]
+    with pytest.raises(pdn.PdnError, match="no game"):
+        pdn.read_game("")
+    with pytest.raises(ValueError, match="language"):
+        pdn.read_games("*", "international", language="fr")
