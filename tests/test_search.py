@@ -253,3 +253,18 @@ def test_one_search_at_a_time_per_engine():
         thread.join(5)
     searcher.new_game()                          # fine again once it has stopped
     assert searcher.search(board, depth=2).best_move is not None
+
+
+def test_probcut_and_early_reductions_act_only_where_the_game_asks():
+    def nodes(variant, **switches):
+        board = engine.Board(variant)
+        return engine.Engine(16, **switches).search(board, depth=7).nodes
+    plain = nodes("international")
+    assert nodes("international", probcut=True) != plain
+    assert nodes("international", early_reductions=True) != plain
+    result = engine.Engine(16, probcut=True, early_reductions=True).search(
+        engine.Board("international"), depth=7)
+    assert result.best_move in engine.Board("international").legal_moves()
+    # Superajedrez and Dipole do not ask for them: the same tree.
+    for variant in ("superajedrez", "dipole"):
+        assert nodes(variant, probcut=True, early_reductions=True) == nodes(variant)

@@ -28,7 +28,7 @@ def test_handshake(uci):
         "option name Ponder type check default false",
         "option name Reductions type check default true",
         "option name NullMove type check default true",
-        "option name ProbCut type check default true",
+        "option name ProbCut type check default false",
         "option name EgdbPath type string default <empty>",
         "option name EvalFile type string default <shipped>",
         "option name UCI_Variant type combo default international var international var spanish "

@@ -624,8 +624,8 @@ cdef class Engine:
         if self.S.moves == NULL or self.S.order == NULL or self.S.gen_index == NULL:
             raise MemoryError()
 
-    def __init__(self, hash_mb=64, reductions=True, null_move=True, probcut=True,
-                 early_reductions=True, eval_file=None):
+    def __init__(self, hash_mb=64, reductions=True, null_move=True, probcut=False,
+                 early_reductions=False, eval_file=None):
         self._lock = _threading.Lock()
         if eval_file is not None:
             from . import patterns
@@ -639,7 +639,8 @@ cdef class Engine:
     @property
     def early_reductions(self) -> bool:
         """Whether, in the games that ask for it (draughts), every quiet move after the first at
-        a non-PV node is reduced, not only from the fourth (on by default; a switch for matches)."""
+        a non-PV node is reduced, not only from the fourth. Off by default until a match shows
+        it gains (docs/measurements.md); a switch so matches can test it."""
         return bool(self.S.early_reductions)
 
     @early_reductions.setter
@@ -649,7 +650,8 @@ cdef class Engine:
     @property
     def probcut(self) -> bool:
         """Whether ProbCut (a shallow search that holds beta by a margin cuts the node) is used
-        in the games that ask for it (draughts). On by default; a switch so matches can test it."""
+        in the games that ask for it (draughts). Off by default until a match shows it gains
+        (docs/measurements.md); a switch so matches can test it."""
         return bool(self.S.probcut)
 
     @probcut.setter

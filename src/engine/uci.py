@@ -48,7 +48,7 @@ class UciSession(Session):
         self.send("option name Ponder type check default false")
         self.send("option name Reductions type check default true")
         self.send("option name NullMove type check default true")
-        self.send("option name ProbCut type check default true")
+        self.send("option name ProbCut type check default false")
         self.send("option name EgdbPath type string default <empty>")
         self.send("option name EvalFile type string default <shipped>")
         self.send(f"option name UCI_Variant type combo default {self.variant} "
