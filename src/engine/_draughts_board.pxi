@@ -587,22 +587,44 @@ cdef class DraughtsBoard(GameBoard):
     # -- display ----------------------------------------------------------------------------
 
     def __str__(self):
+        """The board with White at the bottom; numbered boards show their square numbers on the
+        right, and Chapinas the numbers of the pieces too."""
+        cdef int number
         g = self.spec.geometry
+        spec = self.spec
         rows = []
         for rank in range(g.size - 1, -1, -1):
-            cells = []
+            cells, numbers, pieces = [], [], []
             for f in range(g.size):
                 b = g.bit_at.get((f, rank))
                 if b is None:
                     cells.append(" ")
-                elif (self.pos.pieces[0] >> b) & 1:
+                    numbers.append("  ")
+                    pieces.append("  ")
+                    continue
+                numbers.append(spec.square_names[b].rjust(2))
+                number = self.pos.num[b]
+                if (self.pos.pieces[0] >> b) & 1:
                     cells.append("W" if (self.pos.kings >> b) & 1 else "w")
+                    pieces.append(str(number).rjust(2))
                 elif (self.pos.pieces[1] >> b) & 1:
                     cells.append("B" if (self.pos.kings >> b) & 1 else "b")
+                    pieces.append(str(number).rjust(2))
                 else:
                     cells.append(".")
-            rows.append((f"{rank + 1:>2} " + " ".join(cells)).rstrip())
-        rows.append("   " + " ".join("abcdefghij"[:g.size]))
+                    pieces.append(" .")
+            row = f"{rank + 1:>2} " + " ".join(cells)
+            if spec.numbered:
+                row += "    " + " ".join(numbers)
+            if spec.numbered_pieces:
+                row += "    " + " ".join(pieces)
+            rows.append(row.rstrip())
+        files = "   " + " ".join("abcdefghij"[:g.size])
+        if spec.numbered:
+            files += " " * (4 + 2 * g.size - 1) + "  squares"
+        if spec.numbered_pieces:
+            files += " " * (4 + 3 * g.size - 1 - 9) + "pieces"
+        rows.append(files)
         rows.append(f"{self.turn} to move")
         return "\n".join(rows)
 
