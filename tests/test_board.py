@@ -151,8 +151,15 @@ def test_push_pop_copy():
 
 def test_board_diagram():
     text = str(engine.Board("checkers", "B:WK18:B1"))
-    assert text.splitlines()[0] == " 8   b   .   .   ."
+    # Pieces on the left, the square numbers of the numbered boards on the right.
+    assert text.splitlines()[0] == " 8   b   .   .   .        1     2     3     4"
+    assert text.splitlines()[4].split() == ["4", ".", "W", ".", ".", "17", "18", "19", "20"]  # king on 18
     assert text.splitlines()[-1] == "black to move"
+    # Chapinas: a third grid with the numbers of the pieces.
+    chapinas = str(engine.Board("chapinas")).splitlines()
+    assert chapinas[0].split() == ["10"] + ["b"] * 5 + [str(n) for n in range(50, 45, -1)] + ["4", "3", "2", "1", "0"]
+    assert chapinas[4].split()[-5:] == ["."] * 5
+    assert str(engine.Board("turkish")).splitlines()[1] == " 7 b b b b b b b b"   # algebraic: no numbers
 
 
 # -- invariants over random games -----------------------------------------------------------------

@@ -1,5 +1,6 @@
 """The command line, run as a user would: python -m engine ..."""
 
+import json
 import re
 import subprocess
 import sys
@@ -95,10 +96,25 @@ def test_bench_prints_a_deterministic_signature():
 
 def test_match_command_runs_and_summarises(tmp_path):
     pdn_path = tmp_path / "m.pdn"
+    results = tmp_path / "m.json"
     out = run("match", "--games", "2", "--tc", "0.02", "--tolerance", "5", "--pdn", str(pdn_path),
-              "--sprt", "0", "10")
+              "--sprt", "0", "10", "--results", str(results))
     assert out.returncode == 0, out.stderr
     lines = out.stdout.strip().splitlines()
+    doc = json.loads(results.read_text())
+    assert [e["name"] for e in doc["engines"]] == ["dimensiones-1", "dimensiones-2"]
+    assert doc["variant"] == "international" and doc["games_planned"] == 2 and len(doc["games"]) == 2
+    first = doc["first_engine"]
+    assert first["wins"] + first["draws"] + first["losses"] == 2 and sum(doc["pentanomial"]) == 1
+    assert doc["elo"]["pairs"] == 1 and doc["elo"]["text"] in out.stdout
+    assert doc["sprt"]["elo1"] == 10 and doc["sprt"]["verdict"] == "continue"
+    for game in doc["games"]:
+        board = engine.Board("international", game["opening"])
+        for move in game["moves"]:
+            board.push(move)                                       # the moves replay
+        assert game["result"] in ("1-0", "0-1", "1/2-1/2")
+    game_lines = [line for line in lines if line.startswith("game ")]
+    assert "ETA" in game_lines[0] and "ETA" not in game_lines[-1]     # nothing left at the end
     assert lines[1].startswith("dimensiones-1 vs dimensiones-2, international, 2 games, 0.02s/move")
     assert sum(line.startswith("game ") for line in lines) == 2
     summary = lines[lines.index(next(l for l in lines if l.startswith("dimensiones-1 vs dimensiones-2: "))):]

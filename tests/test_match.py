@@ -123,6 +123,20 @@ def test_openings_file_and_random_openings(tmp_path):
         read_openings(str(path), "international")
     path.write_text("W:W31-50:B1-20\nB:W28,31,33-50:B1-20\n")
     assert len(read_openings(str(path), "international")) == 2
+    ballots = tmp_path / "ballots.pdn"                 # checkers' three-move ballots, as PDN
+    ballots.write_text('[Event "ballot 1"]\n1. 9-13 21-17 2. 5-9 *\n\n'
+                       '[Event "ballot 2"]\n1. 9-14 22-18 2. 5-9 *\n')
+    fens = read_openings(str(ballots), "checkers")
+    board = engine.Board("checkers")
+    for move in ("9-13", "21-17", "5-9"):
+        board.push(move)
+    assert len(fens) == 2 and fens[0] == board.fen() and fens[0].startswith("W:")
+    ballots.write_text('[Event "bad"]\n1. 9-13 21-16 *\n')
+    with pytest.raises(engine.EngineError, match="ballots.pdn: line 2"):
+        read_openings(str(ballots), "checkers")
+    ballots.write_text('[Variant "spanish"]\n1. 12-16 *\n')
+    with pytest.raises(engine.EngineError, match="a game of spanish, not checkers"):
+        read_openings(str(ballots), "checkers")
     import random
     fens = random_openings("international", 3, 4, random.Random(5))
     assert len(set(fens)) == 3
@@ -160,19 +174,19 @@ def test_engine_options_reach_the_engine():
     spec = ours()
     spec.options["Reductions"] = "false"
     spec.options["Hash"] = "4"
-    result = Match([spec, ours()], "checkers", TimeControl(movetime=0.02), ["B:W21-32:B1-12"],
+    result = Match([spec, ours()], "checkers", TimeControl(movetime=0.02, tolerance=5), ["B:W21-32:B1-12"],
                    report=None).run()
     assert result.played == 2 and not result.forfeits
     bad = ours()
     bad.options["Hash"] = "0"                     # refused by the engine, which plays on
-    result = Match([bad, ours()], "checkers", TimeControl(movetime=0.02), ["B:W21-32:B1-12"],
+    result = Match([bad, ours()], "checkers", TimeControl(movetime=0.02, tolerance=5), ["B:W21-32:B1-12"],
                    report=None).run()
     assert result.played == 2 and not result.forfeits
 
 
 def test_dipole_match_over_uci(tmp_path):
     path = tmp_path / "dipole.pdn"
-    result = Match([ours(), ours()], "dipole", TimeControl(movetime=0.02), ["W:We1.12:Bd8.12"],
+    result = Match([ours(), ours()], "dipole", TimeControl(movetime=0.02, tolerance=5), ["W:We1.12:Bd8.12"],
                    pdn_path=str(path), report=None).run()
     assert result.played == 2 and result.draws == 0 and not result.forfeits
     assert path.read_text().count('[Variant "dipole"]') == 2

@@ -529,7 +529,7 @@ def test_match_writes_pgn_with_spanish_moves(tmp_path):
     command = f"{sys.executable} -m engine uci"
     from engine.match import EngineSpec
     result = Match([EngineSpec.parse(command), EngineSpec.parse(command)], V,
-                   TimeControl(movetime=0.02), [START], pdn_path=str(path), report=None).run()
+                   TimeControl(movetime=0.02, tolerance=5), [START], pdn_path=str(path), report=None).run()
     assert result.played == 2 and not result.forfeits
     assert path.read_text().count('[Variant "superajedrez"]') == 2
 

@@ -129,9 +129,11 @@ def cmd_match(args) -> int:
     sprt = None
     if args.sprt:
         sprt = (args.sprt[0], args.sprt[1], args.alpha, args.beta)
-    match = Match(specs, args.variant, tc, openings, args.concurrency, args.pdn, sprt)
+    match = Match(specs, args.variant, tc, openings, args.concurrency, args.pdn, sprt,
+                  results_path=args.results)
     print(f"{match.names[0]} vs {match.names[1]}, {args.variant}, {2 * pairs} games, {tc}, "
-          f"{args.concurrency} at a time" + (f", games saved to {args.pdn}" if args.pdn else ""),
+          f"{args.concurrency} at a time" + (f", games saved to {args.pdn}" if args.pdn else "")
+          + (f", results in {args.results}" if args.results else ""),
           flush=True)
     result = match.run()
     for line in summary(result):
@@ -448,7 +450,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tolerance", type=float, default=0.1,
                    help="seconds an engine may overrun before it forfeits (default 0.1)")
     p.add_argument("--concurrency", "-c", type=int, default=1, help="games played at once")
-    p.add_argument("--openings", help="a file of FENs, one per line (default: random openings)")
+    p.add_argument("--openings", help="a file of FENs, one per line, or a PDN/PGN file whose "
+                   "games' last positions are the openings (default: random openings)")
     p.add_argument("--start", metavar="FEN",
                    help="the position the random openings start from (default: the variant's "
                    "start); for superdimensiones the five cards alone, e.g. ICUWR")
@@ -458,6 +461,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pdn", "--pgn", dest="pdn", metavar="FILE",
                    help="save every game to FILE (PDN; PGN with Spanish algebraic moves for "
                    "superajedrez)")
+    p.add_argument("--results", metavar="FILE",
+                   help="keep the results as JSON in FILE, rewritten after every game: engines, "
+                   "settings, every game's moves and result, totals, Elo and SPRT")
     p.add_argument("--sprt", type=float, nargs=2, metavar=("ELO0", "ELO1"),
                    help="run an SPRT of H0: elo = ELO0 against H1: elo = ELO1 and stop on a verdict")
     p.add_argument("--alpha", type=float, default=0.05, help="SPRT false positive rate")

@@ -10,6 +10,9 @@ reason is recorded), is restarted, and the match goes on. Every game is saved as
 from __future__ import annotations
 
 import collections
+import json
+import math
+import os
 import queue
 import random
 import shlex
@@ -342,7 +345,15 @@ def _forfeit(record: GameRecord, side: int, names: list, reason: str) -> GameRec
 # -- openings -------------------------------------------------------------------------------------
 
 def read_openings(path: str, variant: str) -> list[str]:
-    """One FEN per line; blank lines and lines starting with # are skipped. Each is checked."""
+    """The openings of a file: one FEN per line (blank lines and lines starting with # are
+    skipped), or a PDN/PGN file whose games' last positions are the openings (a file whose
+    first line is a tag, or named .pdn/.pgn: opening books, checkers' three-move ballots).
+    Each is checked."""
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        text = fh.read()
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    if path.lower().endswith((".pdn", ".pgn")) or first.startswith("["):
+        return _pdn_openings(path, text, variant)
     out = []
     with open(path, encoding="utf-8") as fh:
         for number, line in enumerate(fh, 1):
@@ -356,6 +367,24 @@ def read_openings(path: str, variant: str) -> list[str]:
             if board.is_game_over():
                 raise EngineError(f"{path}:{number}: the game is already over")
             out.append(board.fen())
+    if not out:
+        raise EngineError(f"{path}: no openings")
+    return out
+
+
+def _pdn_openings(path: str, text: str, variant: str) -> list[str]:
+    from . import pdn
+    out = []
+    try:
+        for game in pdn.iter_games(text, variant, strict=True):
+            if game.variant != variant:
+                raise EngineError(f"{path}:{game.line}: a game of {game.variant}, not {variant}")
+            board = game.end()
+            if board.is_game_over():
+                raise EngineError(f"{path}:{game.line}: the game is already over")
+            out.append(board.fen())
+    except pdn.PdnError as exc:
+        raise EngineError(f"{path}: {exc}") from None
     if not out:
         raise EngineError(f"{path}: no openings")
     return out
@@ -461,7 +490,7 @@ class MatchResult:
 class Match:
     def __init__(self, specs: list, variant: str, tc: TimeControl, openings: list,
                  concurrency: int = 1, pdn_path: str | None = None, sprt: tuple | None = None,
-                 report=print, event: str = "Dimensiones match"):
+                 report=print, event: str = "Dimensiones match", results_path: str | None = None):
         if variant == "chapinas" and any(s.protocol == "hub" for s in specs):
             raise EngineError("Chapinas positions cannot be sent over the Hub protocol")
         if any(s.protocol == "hub" for s in specs) and variant not in HUB_VARIANTS:
@@ -475,6 +504,7 @@ class Match:
         self.openings = openings
         self.concurrency = max(1, concurrency)
         self.pdn_path = pdn_path
+        self.results_path = results_path
         self.sprt = sprt
         self.report = report
         self.event = event
@@ -492,6 +522,8 @@ class Match:
                 number += 1
                 jobs.put((number, i, opening, swap))
         total = number
+        self._started = time.monotonic()
+        self._total = total
         if self.pdn_path:
             open(self.pdn_path, "w").close()
         workers = [threading.Thread(target=self._worker, args=(jobs, total), daemon=True)
@@ -580,6 +612,11 @@ class Match:
                 line += f"  LLR {value:.2f} [{low:.2f}, {high:.2f}]"
                 if verdict != "continue":
                     self._stop.set()
+            left = total - r.played
+            if left > 0 and not self._stop.is_set():
+                line += f"  ETA {_duration((time.monotonic() - self._started) / r.played * left)}"
+            if self.results_path:
+                write_results(self.results_path, self)
             if self.report:
                 self.report(line)
 
@@ -606,6 +643,56 @@ def summary(result: MatchResult) -> list[str]:
         value, low, high, verdict = result.sprt
         lines.append(f"SPRT: LLR {value:.2f} (bounds {low:.2f}, {high:.2f}): {verdict}")
     return lines
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(seconds + 0.5)
+    if seconds >= 3600:
+        return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+    return f"{seconds // 60}m{seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
+
+
+def results_document(match: "Match") -> dict:
+    """The match so far as plain data (the --results JSON file): the engines and settings,
+    every game, the totals and the statistics."""
+    r = match.result
+    est = elo_estimate(r.pentanomial)
+    doc = {
+        "format": 1, "event": match.event, "variant": match.variant,
+        "engines": [{"name": name, "command": spec.command, "protocol": spec.protocol,
+                     "options": dict(spec.options)} for name, spec in zip(match.names, match.specs)],
+        "time_control": str(match.tc), "games_planned": getattr(match, "_total", None),
+        "games": [{"round": g.number, "white": g.white, "black": g.black, "opening": g.opening,
+                   "moves": [str(m) for m in g.moves], "result": g.result,
+                   "termination": g.termination, "forfeit": g.forfeit} for g in r.games],
+        "first_engine": {"wins": r.wins, "draws": r.draws, "losses": r.losses},
+        "pentanomial": list(r.pentanomial), "forfeits": dict(r.forfeits),
+        "elo": None,
+    }
+    if est.pairs:
+        # Infinite bounds (every pair won or lost) are written as null; the text says why.
+        doc["elo"] = {"pairs": est.pairs, "score": est.score, "score_interval": [est.score_low, est.score_high],
+                      "elo": _number(est.elo), "interval": [_number(est.low), _number(est.high)],
+                      "nelo": _number(est.nelo),
+                      "nelo_interval": [_number(est.nelo_low), _number(est.nelo_high)],
+                      "text": est.text()}
+    if r.sprt:
+        value, low, high, verdict = r.sprt
+        doc["sprt"] = {"llr": value, "bounds": [low, high], "verdict": verdict,
+                       "elo0": match.sprt[0], "elo1": match.sprt[1]}
+    return doc
+
+
+def write_results(path: str, match: "Match") -> None:
+    """Write the results document atomically (a reader never sees half a file)."""
+    tmp = f"{path}.tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(results_document(match), fh, indent=1, allow_nan=False)
+    os.replace(tmp, path)
+
+
+def _number(value):
+    return None if value is None or not math.isfinite(value) else value
 
 
 def default_engine_command() -> str:
