@@ -98,3 +98,60 @@ def test_errors_name_the_line_and_keep_the_moves_read():
         pdn.read_game("")
     with pytest.raises(ValueError, match="language"):
         pdn.read_games("*", "international", language="fr")
+
+
+@pytest.mark.parametrize("variant", engine.variants())
+def test_read_write_read_gives_the_same_game(variant):
+    rng = random.Random(variant + "w")
+    board = engine.Board(variant)
+    text_moves = []
+    while len(text_moves) < 24 and not board.is_game_over():
+        move = rng.choice(board.legal_moves())
+        text_moves.append(str(move))
+        board.push(move)
+    first_move = engine.Board(variant).parse_move(text_moves[0])
+    record = write_pdn(GameRecord(1, "a", "b", engine.Board(variant).fen(), [first_move], "*", "t"),
+                       variant, "e")
+    game = pdn.read_game(record)
+    # Add the rest of the moves, a comment, a mark and a variation, then write and read again.
+    replay = engine.Board(variant)
+    replay.push(game.mainline[0].move)
+    for text in text_moves[1:]:
+        move = replay.parse_move(text)
+        game.mainline.append(pdn.Node(move))
+        replay.push(move)
+    game.mainline[1].comment = "a comment {with braces}"
+    game.mainline[1].nags = [2, 14]
+    alternative = engine.Board(variant)
+    alternative.push(game.mainline[0].move)
+    game.mainline[1].variations.append([pdn.Node(alternative.legal_moves()[-1], comment="instead")])
+    again = pdn.read_game(pdn.write_game(game))
+    assert again.errors == []
+    assert [str(m) for m in again.moves()] == text_moves
+    # "}" would end the comment: it is written as ")".
+    assert again.mainline[1].comment == "a comment {with braces)" and again.mainline[1].nags == [2, 14]
+    (variation,) = again.mainline[1].variations
+    assert [str(n.move) for n in variation] == [str(alternative.legal_moves()[-1])]
+    assert again.headers["White"] == "a" and again.end().fen() == board.fen()
+
+
+BLUNDER_START = "W:W30,31,35,36,37,38,39,40,41,42,44,45,46,48,49,50:B1,2,4,5,6,7,9,10,12,13,15,16,17,19,22,23,29"
+
+
+def test_annotate_finds_a_planted_blunder(tmp_path):
+    from engine.cli import main
+    games = tmp_path / "games.pdn"
+    games.write_text(f'[White "careless"]\n[FEN "{BLUNDER_START}"]\n1. 38-33 *\n\n'
+                     f'[White "careful"]\n[FEN "{BLUNDER_START}"]\n1. 39-33 *\n')
+    out, html = tmp_path / "annotated.pdn", tmp_path / "report.html"
+    assert main(["annotate", str(games), "--movetime", "0.3", "--out", str(out),
+                 "--html", str(html)]) == 0
+    careless, careful = pdn.read_games(out)
+    assert careless.mainline[0].nags == [4]                       # ?? a blunder
+    assert "best" in careless.mainline[0].comment
+    (engine_line,) = careless.mainline[0].variations             # the engine's move instead
+    assert str(engine_line[0].move) != "38-33"
+    assert 4 not in careful.mainline[0].nags
+    page = html.read_text()
+    assert page.count('class="score-graph"') == 2 and "38-33??" in page and "blunder" in page
+    assert main(["annotate", str(tmp_path / "none.pdn")]) == 2

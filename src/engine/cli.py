@@ -25,6 +25,7 @@ commands:
   hub        speak the Hub protocol (Scan's, version 2) for draughts GUIs
   moves      show a position, its legal moves and whether the game has ended
   show       draw a position: the text diagram, or an SVG or PNG picture
+  annotate   analyse every move of the games of a PDN/PGN file and mark the mistakes
   selfplay   play the engine against itself and keep positions for training its evaluation
   train      fit the learned evaluation to self-play games; writes a weights file
   egdb       build, describe or verify endgame tables (draughts, Dipole): exact results by retrograde analysis
@@ -270,6 +271,37 @@ def cmd_show(args) -> int:
     return 0
 
 
+def cmd_annotate(args) -> int:
+    from . import annotate, pdn
+    games = []
+    for path in args.files:
+        try:
+            read = pdn.read_games(path, args.variant, strict=True)
+        except OSError as exc:
+            raise EngineError(f"{path}: {exc.strerror}") from None
+        except pdn.PdnError as exc:
+            raise EngineError(f"{path}: {exc}") from None
+        games.extend(read)
+    if not games:
+        raise EngineError("no games to annotate")
+    reports = annotate.annotate(games, movetime=args.movetime, hash_mb=args.hash)
+    text = annotate.write_pdn(reports)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        print(text, end="")
+    if args.html:
+        with open(args.html, "w", encoding="utf-8") as f:
+            f.write(annotate.html_report(reports))
+    for number, report in enumerate(reports, 1):
+        counts = {label: sum(m.label == label for m in report.moves)
+                  for _, _, _, label in annotate.THRESHOLDS}
+        print(f"game {number}: {len(report.moves)} moves, " + ", ".join(
+            f"{n} {label}{'s' if n != 1 else ''}" for label, n in counts.items()), file=sys.stderr)
+    return 0
+
+
 def cmd_variants(args) -> int:
     for name in variants():
         board = Board(name)
@@ -501,6 +533,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--arrow", action="append", metavar="FROM-TO", help="draw an arrow (repeatable)")
     p.add_argument("--flip", action="store_true", help="the second player at the bottom")
     p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("annotate", help="analyse games and mark the mistakes",
+                       description="Search every move of every game of PDN/PGN files: the score "
+                       "before and after, the engine's move when it prefers another, and marks by "
+                       "what a move lost (?! inaccuracy >= 0.5 man, ? mistake >= 1, ?? blunder "
+                       ">= 3). Writes the annotated games as PDN/PGN (standard output or --out) "
+                       "and, with --html, a page with each game's score graph and the board "
+                       "before each mistake.",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog="example:\n  python -m engine annotate games.pdn --movetime 0.5 "
+                       "--out annotated.pdn --html report.html")
+    p.add_argument("files", nargs="+", metavar="FILE", help="PDN/PGN files")
+    p.add_argument("--variant", "-v", default=None, choices=variants(),
+                   help="the game of files without Variant/GameType tags (default: international)")
+    p.add_argument("--movetime", type=float, default=0.5,
+                   help="seconds per position (two positions a move; default 0.5)")
+    p.add_argument("--hash", type=int, default=64, help="transposition table MB (default 64)")
+    p.add_argument("--out", "-o", metavar="FILE", help="write the annotated games here")
+    p.add_argument("--html", metavar="FILE", help="write an HTML report here")
+    p.set_defaults(func=cmd_annotate)
 
     p = sub.add_parser("variants", help="list the implemented variants",
                        description="List every implemented variant with its start position.")

@@ -432,7 +432,7 @@ def pdn(record: GameRecord, variant: str, event: str) -> str:
     """The game record: PDN for the draughts games and Dipole (FMJD result style 2-0 / 0-2 / 1-1
     on 10×10 boards); for Superajedrez PGN, with the moves in Spanish algebraic notation as the
     game's own records write them (RULES.md §7.9)."""
-    result = PDN_RESULTS[record.result] if variant in TEN_BY_TEN else record.result
+    result = PDN_RESULTS.get(record.result, record.result) if variant in TEN_BY_TEN else record.result
     tags = [("Event", event), ("Site", "local"), ("Date", time.strftime("%Y.%m.%d")),
             ("Round", str(record.number)), ("White", record.white), ("Black", record.black),
             ("Result", result), ("Variant", variant), ("FEN", record.opening),

@@ -312,3 +312,81 @@ def _english(text: str) -> str:
         piece_position = i == 0 or (i > 0 and text[i - 1] == "=")
         out.append(ENGLISH_TO_SPANISH.get(ch, ch) if piece_position else ch)
     return "".join(out)
+
+
+# -- writing ---------------------------------------------------------------------------------------
+
+_SYMBOLS = {v: k for k, v in _MARKS.items()}
+_TAG_ORDER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+
+
+def write_game(game: Game) -> str:
+    """The game as PDN (PGN with Spanish algebraic moves for Superajedrez), with its tags,
+    comments, marks and variations; reading it back gives the same game."""
+    headers = dict(game.headers)
+    headers.setdefault("Result", game.result)
+    headers["Variant"] = game.variant
+    if game.start_fen != Board(game.variant).fen():
+        headers["FEN"] = game.start_fen
+    tags = [k for k in _TAG_ORDER if k in headers] + [k for k in headers if k not in _TAG_ORDER]
+    lines = [f'[{k} "{_quote(str(headers[k]))}"]' for k in tags]
+    words = [f"{{{_comment(game.comment)}}}"] if game.comment else []
+    words += _line_words(game.board(), game.mainline, first_in_line=True)
+    words.append(game.result)
+    text, line = [], ""
+    for word in words:
+        if line and len(line) + len(word) + 1 > 79:
+            text.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    text.append(line)
+    return "\n".join(lines) + "\n\n" + "\n".join(text) + "\n\n"
+
+
+def _line_words(board, nodes, first_in_line: bool) -> list:
+    words = []
+    spanish = board.variant == "superajedrez"
+    first = board.spec.first_player
+    need_number = True
+    for node in nodes:
+        side = int(board.turn)
+        number = board.fullmove_number if spanish else board.ply // 2 + 1
+        if side == first:
+            words.append(f"{number}.")
+        elif need_number:
+            words.append(f"{number}...")
+        need_number = False
+        text = board.san(node.move) if spanish else str(node.move)
+        marks = [n for n in node.nags if n in _SYMBOLS]
+        if marks:
+            text += _SYMBOLS[marks[0]]
+        words.append(text)
+        words += [f"${n}" for n in node.nags if n not in _SYMBOLS or n != marks[0]]
+        if node.comment:
+            words.append(f"{{{_comment(node.comment)}}}")
+            need_number = True
+        for variation in node.variations:
+            words.append("(")
+            words += _line_words(board.copy(), variation, first_in_line=True)
+            words.append(")")
+            need_number = True
+        board.push(node.move)
+    # Glue parentheses to their neighbours: "(17-22" and "11x22)".
+    out = []
+    for word in words:
+        if out and out[-1] == "(":
+            out[-1] = "(" + word
+        elif word == ")" and out:
+            out[-1] += ")"
+        else:
+            out.append(word)
+    return out
+
+
+def _quote(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _comment(text: str) -> str:
+    return text.replace("}", ")")
