@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import abc
+from typing import TYPE_CHECKING
 
 from ._draughts import (DraughtsBoard, DraughtsMove, draughts_perft, draughts_stop_perft,
                         draughts_variants)
@@ -42,18 +43,22 @@ def variants() -> list[str]:
     return list(_BOARD_CLASSES)
 
 
-class Board(metaclass=abc.ABCMeta):
-    """``Board(variant, fen=None)``: a game of ``variant`` from its start position or from ``fen``.
+if TYPE_CHECKING:
+    # To a type checker every board is a GameBoard: what all the families share (_game.pyi).
+    from ._game import GameBoard as Board
+else:
+    class Board(metaclass=abc.ABCMeta):
+        """``Board(variant, fen=None)``: a game of ``variant`` from its start position or from
+        ``fen``.
 
-    The object returned is the board class of the variant's family (``isinstance(b, Board)`` holds
-    for all of them)."""
+        The object returned is the board class of the variant's family (``isinstance(b, Board)``
+        holds for all of them)."""
 
-    def __new__(cls, variant: str = "international", fen: str | None = None):
-        if variant not in _BOARD_CLASSES:
-            known = ", ".join(_BOARD_CLASSES)
-            raise UnknownVariantError(f"unknown variant {variant!r} (known: {known})")
-        return _BOARD_CLASSES[variant](variant, fen)
-
+        def __new__(cls, variant: str = "international", fen: str | None = None):
+            if variant not in _BOARD_CLASSES:
+                known = ", ".join(_BOARD_CLASSES)
+                raise UnknownVariantError(f"unknown variant {variant!r} (known: {known})")
+            return _BOARD_CLASSES[variant](variant, fen)
 
 
 class Move(metaclass=abc.ABCMeta):
