@@ -96,6 +96,8 @@ def test_errors_name_the_line_and_keep_the_moves_read():
     assert "never closes" in pdn.read_game("1. 32-28 {oops", "international").errors[0]
     with pytest.raises(pdn.PdnError, match="no game"):
         pdn.read_game("")
+    with pytest.raises(pdn.PdnError, match="missing.pdn: No such file"):
+        pdn.read_games("missing.pdn")
     with pytest.raises(ValueError, match="language"):
         pdn.read_games("*", "international", language="fr")
 

@@ -133,10 +133,18 @@ def _text(source) -> str:
         return source.read()
     if isinstance(source, (bytes, bytearray)):
         return source.decode("utf-8", errors="replace")
-    if isinstance(source, os.PathLike) or ("\n" not in source and "[" not in source
-                                          and os.path.exists(source)):
-        with open(source, encoding="utf-8", errors="replace") as f:
-            return f.read()
+    if isinstance(source, os.PathLike):
+        source = os.fspath(source)
+        looks_like_path = True
+    else:
+        looks_like_path = "\n" not in source and "[" not in source and (
+            os.path.exists(source) or source.lower().endswith((".pdn", ".pgn", ".txt")))
+    if looks_like_path:
+        try:
+            with open(source, encoding="utf-8", errors="replace") as f:
+                return f.read()
+        except OSError as exc:
+            raise PdnError(f"{source}: {exc.strerror}") from None
     return source
 
 
