@@ -132,7 +132,7 @@ def test_openings_file_and_random_openings(tmp_path):
         board.push(move)
     assert len(fens) == 2 and fens[0] == board.fen() and fens[0].startswith("W:")
     ballots.write_text('[Event "bad"]\n1. 9-13 21-16 *\n')
-    with pytest.raises(engine.EngineError, match="ballots.pdn: line 2"):
+    with pytest.raises(engine.EngineError, match="ballots.pdn: line 2, column 9"):
         read_openings(str(ballots), "checkers")
     ballots.write_text('[Variant "spanish"]\n1. 12-16 *\n')
     with pytest.raises(engine.EngineError, match="a game of spanish, not checkers"):

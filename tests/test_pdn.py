@@ -82,8 +82,9 @@ def test_errors_name_the_line_and_keep_the_moves_read():
     text = '[Variant "international"]\n1. 32-28 19-23\n2. 28-22 *'
     game = pdn.read_game(text)
     assert [str(m) for m in game.moves()] == ["32-28", "19-23"]
-    assert len(game.errors) == 1 and game.errors[0].startswith("line 3:") and "28-22" in game.errors[0]
-    with pytest.raises(pdn.PdnError, match="line 3:"):
+    assert len(game.errors) == 1 and game.errors[0].startswith("line 3, column 4:")
+    assert "28-22" in game.errors[0]
+    with pytest.raises(pdn.PdnError, match="line 3, column 4:"):
         pdn.read_game(text, strict=True)
     with pytest.raises(pdn.PdnError, match="unknown Variant 'shogi'"):
         pdn.read_game('[Variant "shogi"]\n*')

@@ -124,3 +124,22 @@ def test_show_command(tmp_path, capsys):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert main(["show", "--arrow", "1-99"]) == 2
     assert "'99' is not a square" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("variant", engine.variants())
+def test_random_positions_draw_as_valid_svg(variant):
+    import random
+    rng = random.Random(variant)
+    board = engine.Board(variant)
+    for _ in range(60):
+        if board.is_game_over():
+            break
+        move = rng.choice(board.legal_moves())
+        board.push(move)
+        root = parse(svg.board(board, lastmove=move, flipped=bool(rng.getrandbits(1))))
+        assert len(by_class(root, "piece")) == len(board.piece_map())
+        highlighted = len(by_class(root, "lastmove"))
+        if str(move) == "pass":                                      # Dipole: no square
+            assert highlighted == 0
+        else:
+            assert 1 <= highlighted <= 12

@@ -16,7 +16,7 @@ takes (draughts: ``32-28``, ``28x19``, full capture paths), and in Superajedrez 
 English letters (``Nf3``, ``O-O``, ``e8=Q``), chosen per game (``language``).
 
 Reading is tolerant, like python-chess: a game whose move text goes wrong keeps the moves read
-so far and says what went wrong, with its line, in ``Game.errors``; ``strict=True`` raises
+so far and says what went wrong, with its line and column, in ``Game.errors``; ``strict=True`` raises
 ``PdnError`` instead. Writing is ``engine.match.pdn``.
 """
 
@@ -49,7 +49,21 @@ _TOKEN = re.compile(r"""
 
 
 class PdnError(EngineError):
-    """A game file that cannot be read; the message names the line."""
+    """A game file that cannot be read; the message names the line and column."""
+
+
+class _Where(tuple):
+    """Where a token starts: (line, column), both from 1; prints as 'line L, column C'."""
+
+    def __new__(cls, line: int, column: int):
+        return super().__new__(cls, (line, column))
+
+    @property
+    def line(self) -> int:
+        return self[0]
+
+    def __str__(self) -> str:
+        return f"line {self[0]}, column {self[1]}"
 
 
 @dataclass
@@ -113,7 +127,7 @@ def iter_games(source, variant: str | None = None, *, strict: bool = False,
     i = 0
     while i < len(tokens):
         headers: dict = {}
-        first_line = tokens[i][2]
+        first_line = tokens[i][2].line
         while i < len(tokens) and tokens[i][0] == "tag":
             headers[tokens[i][1][0]] = tokens[i][1][1]
             i += 1
@@ -149,26 +163,31 @@ def _text(source) -> str:
 
 
 def _tokens(text: str):
-    """(kind, value, line) for every token of the text."""
+    """(kind, value, where) for every token of the text."""
     line = 1
     pos = 0
+    line_start = 0
     for m in _TOKEN.finditer(text):
-        line += text.count("\n", pos, m.start())
+        newlines = text.count("\n", pos, m.start())
+        if newlines:
+            line += newlines
+            line_start = text.rindex("\n", pos, m.start()) + 1
         pos = m.start()
+        where = _Where(line, m.start() - line_start + 1)
         kind = m.lastgroup
         if kind == "tag":
             value = (m.group("key"), re.sub(r"\\(.)", r"\1", m.group("value")))
-            yield "tag", value, line
+            yield "tag", value, where
         elif kind == "comment":
             if not m.group(0).endswith("}"):
-                yield "bad", "a comment that never closes ('{' without '}')", line
-            yield "comment", m.group(0)[1:-1].strip(), line
+                yield "bad", "a comment that never closes ('{' without '}')", where
+            yield "comment", m.group(0)[1:-1].strip(), where
         elif kind == "line_comment":
-            yield "comment", m.group(0)[1:].strip(), line
+            yield "comment", m.group(0)[1:].strip(), where
         elif kind == "number":
             continue                                    # move numbers carry nothing we need
         else:
-            yield kind, m.group(0), line
+            yield kind, m.group(0), where
 
 
 def _depth(body) -> int:
@@ -212,10 +231,10 @@ def _game(headers, body, default_variant, strict, language, first_line) -> Game:
     game = Game(headers=headers, variant=variant, start_fen=start.fen(), line=first_line)
     if variant == "superajedrez" and language == "auto":
         language = _guess_language(body)
-    for kind, value, line in body:
+    for kind, value, where in body:
         if kind == "bad":
             problem = value if len(value) > 1 else f"unexpected {value!r}"
-            _fail(game, strict, f"line {line}: {problem}")
+            _fail(game, strict, f"{where}: {problem}")
             return game
     # The line being read: (board, node list, the last node of it) on a stack for variations.
     board = start.copy()
@@ -223,7 +242,7 @@ def _game(headers, body, default_variant, strict, language, first_line) -> Game:
     stack = []
     pending_comment = []
     broken = False
-    for kind, value, line in body:
+    for kind, value, where in body:
         if kind == "comment":
             if line_nodes:
                 node = line_nodes[-1]
@@ -237,7 +256,7 @@ def _game(headers, body, default_variant, strict, language, first_line) -> Game:
                 line_nodes[-1].nags.append(int(value[1:]))
         elif kind == "open":
             if not line_nodes:
-                _fail(game, strict, f"line {line}: a variation before any move")
+                _fail(game, strict, f"{where}: a variation before any move")
                 broken = True
                 break
             # A variation replaces the last move: it starts from the position before it.
@@ -249,14 +268,14 @@ def _game(headers, body, default_variant, strict, language, first_line) -> Game:
             board, line_nodes = before, alternative
         elif kind == "close":
             if not stack:
-                _fail(game, strict, f"line {line}: ')' without '('")
+                _fail(game, strict, f"{where}: ')' without '('")
                 broken = True
                 break
             board, line_nodes = stack.pop()
         elif kind == "word":
             if value in RESULTS:
                 if stack:
-                    _fail(game, strict, f"line {line}: the result {value} inside a variation")
+                    _fail(game, strict, f"{where}: the result {value} inside a variation")
                     broken = True
                     break
                 game.result = value
@@ -264,7 +283,7 @@ def _game(headers, body, default_variant, strict, language, first_line) -> Game:
             try:
                 move = _parse(board, value, language)
             except EngineError as exc:
-                _fail(game, strict, f"line {line}: {exc}")
+                _fail(game, strict, f"{where}: {exc}")
                 broken = True
                 break
             board.push(move)
@@ -292,7 +311,7 @@ def _marks(word: str) -> list:
 
 def _guess_language(body) -> str:
     """English if a move uses a letter or form only English PGN has (N, Q, B, K, O-O)."""
-    for kind, value, _ in body:
+    for kind, value, _where in body:
         if kind == "word" and value not in RESULTS:
             if re.match(r"^(O-O|[NQBK][a-h1-8x@])", value):
                 return "en"
