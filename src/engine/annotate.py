@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from html import escape
 
-from . import Engine, svg
+from . import Board, Engine, svg
 from .pdn import Game, Node, write_game
 
 THRESHOLDS = ((300, 4, "??", "blunder"), (100, 2, "?", "mistake"), (50, 6, "?!", "inaccuracy"))
@@ -126,7 +126,6 @@ def html_report(reports: list) -> str:
                      f"{len(report.marked())} marked</p>")
         parts.append(score_graph(report))
         for m in report.marked():
-            from . import Board
             board = Board(report.game.variant, m.fen_before)
             picture = svg.board(board, size=260, arrows=_arrow(board, m.best))
             parts.append(f"<div class='mistake'>{picture}<p>ply {m.ply + 1}: <b>{escape(m.move)}"

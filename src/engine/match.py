@@ -355,18 +355,17 @@ def read_openings(path: str, variant: str) -> list[str]:
     if path.lower().endswith((".pdn", ".pgn")) or first.startswith("["):
         return _pdn_openings(path, text, variant)
     out = []
-    with open(path, encoding="utf-8") as fh:
-        for number, line in enumerate(fh, 1):
-            text = line.strip()
-            if not text or text.startswith("#"):
-                continue
-            try:
-                board = Board(variant, text)
-            except EngineError as exc:
-                raise EngineError(f"{path}:{number}: {exc}") from None
-            if board.is_game_over():
-                raise EngineError(f"{path}:{number}: the game is already over")
-            out.append(board.fen())
+    for number, line in enumerate(text.splitlines(), 1):
+        entry = line.strip()
+        if not entry or entry.startswith("#"):
+            continue
+        try:
+            board = Board(variant, entry)
+        except EngineError as exc:
+            raise EngineError(f"{path}:{number}: {exc}") from None
+        if board.is_game_over():
+            raise EngineError(f"{path}:{number}: the game is already over")
+        out.append(board.fen())
     if not out:
         raise EngineError(f"{path}: no openings")
     return out

@@ -358,7 +358,7 @@ def write_game(game: Game) -> str:
     tags = [k for k in _TAG_ORDER if k in headers] + [k for k in headers if k not in _TAG_ORDER]
     lines = [f'[{k} "{_quote(str(headers[k]))}"]' for k in tags]
     words = [f"{{{_comment(game.comment)}}}"] if game.comment else []
-    words += _line_words(game.board(), game.mainline, first_in_line=True)
+    words += _line_words(game.board(), game.mainline)
     words.append(game.result)
     text, line = [], ""
     for word in words:
@@ -371,7 +371,7 @@ def write_game(game: Game) -> str:
     return "\n".join(lines) + "\n\n" + "\n".join(text) + "\n\n"
 
 
-def _line_words(board, nodes, first_in_line: bool) -> list:
+def _line_words(board, nodes) -> list:
     words = []
     spanish = board.variant == "superajedrez"
     first = board.spec.first_player
@@ -395,7 +395,7 @@ def _line_words(board, nodes, first_in_line: bool) -> list:
             need_number = True
         for variation in node.variations:
             words.append("(")
-            words += _line_words(board.copy(), variation, first_in_line=True)
+            words += _line_words(board.copy(), variation)
             words.append(")")
             need_number = True
         board.push(node.move)
