@@ -31,7 +31,7 @@ def random_weights(variant, seed, spread=40.0):
     rng = np.random.default_rng(seed)
     w = rng.normal(0, spread, size=(patterns.layout_size(variant), 2))
     w[-len(patterns.DENSE_TERMS):] = [[100, 90], [300, 280], [3, 2], [60, 70], [30, 40],
-                                       [10, 15], [5, 5]]
+                                       [10, 15], [5, 5], [-7, -3], [40, 90], [12, 20], [-30, -10]]
     return w
 
 
@@ -104,6 +104,7 @@ def plain_value(board, weights):
     kings = sum(p == "W" for p in pieces.values()) - sum(p == "B" for p in pieces.values())
     assert (dense[0, 0], dense[0, 1]) == (men, kings)
     assert dense[0, 6] == (1 if board.turn == engine.WHITE else -1)
+    assert list(dense[0, 7:]) == plain_new_terms(board, pieces)
     d = weights[total:]
     opening += float(dense[0] @ d[:, 0])
     ending += float(dense[0] @ d[:, 1])
@@ -111,6 +112,29 @@ def plain_value(board, weights):
     phase = min(len(pieces), start)
     value = (opening * phase + ending * (start - phase)) / (16 * start)
     return value if board.turn == engine.WHITE else -value
+
+
+def plain_new_terms(board, pieces):
+    """Balance, first king, kings on a long diagonal and capture threat (White minus Black),
+    from the piece map and the legal moves of the position with the other side to move."""
+    size = board.spec.size
+    out = []
+    for colour in "wb":
+        men = [sq for sq, p in pieces.items() if p == colour]
+        kings = [sq for sq, p in pieces.items() if p == colour.upper()]
+        left = sum(f < size // 2 for f, _ in men)
+        out.append([abs(left - (len(men) - left)), 1 if kings else 0,
+                    sum(f == r or f + r == size - 1 for f, r in kings),
+                    threatens(board, colour)])
+    return [a - b for a, b in zip(*out)]
+
+
+def threatens(board, colour):
+    """Whether `colour` has a capture with it to move (the FEN with the turn set to it)."""
+    fen = board.fen()
+    turn = "W" if colour == "w" else "B"
+    other = engine.Board(board.variant, turn + fen[1:])
+    return int(any("x" in str(m) for m in other.legal_moves()))
 
 
 @pytest.mark.parametrize("variant", DRAUGHTS)
@@ -134,6 +158,18 @@ def test_evaluation_equals_a_plain_recomputation(variant, tmp_path):
         plain = plain_value(board, stored.astype(np.int64))
         # The engine sums in integers and divides once, truncating toward zero.
         assert board.evaluate() == int(plain) or (board.evaluate() == 0 and abs(plain) < 1)
+
+
+@pytest.mark.parametrize("variant", DRAUGHTS)
+def test_the_random_positions_exercise_every_whole_board_term(variant):
+    """The recomputation above means something only if the terms take other values than 0."""
+    boards = [b for b in random_boards(variant, 40, 11) if b.legal_moves()]
+    cols = list(zip(*(bitboards(b) for b in boards)))
+    _, _, dense, _ = patterns.features(variant, *cols)
+    for k, name in enumerate(patterns.DENSE_TERMS):
+        if name.startswith("runner"):
+            continue                     # rare in random play (they have tests of their own)
+        assert np.any(dense[:, k] != 0), name
 
 
 def mirrored(board):
@@ -184,7 +220,7 @@ def test_gradient_matches_finite_differences():
     loss, grad = data.loss_grad(theta, 1e-3)
     rng = np.random.default_rng(4)
     used = np.unique(np.concatenate([data.own.ravel(), data.other.ravel()]))
-    for row in list(rng.choice(used, 8)) + list(range(len(theta) // 2 - 7, len(theta) // 2)):
+    for row in list(rng.choice(used, 8)) + list(range(len(theta) // 2 - len(patterns.DENSE_TERMS), len(theta) // 2)):
         for col in (0, 1):
             i = 2 * row + col
             step = np.zeros_like(theta)
@@ -201,7 +237,8 @@ def test_fitting_recovers_known_weights():
     data = train.Data(variant, dataset(variant, 3000, 7), 0.0, 100.0)
     truth = random_weights(variant, 8, spread=0.05) / 100.0     # in logits
     truth[-len(patterns.DENSE_TERMS):] = [[1.0, 0.8], [2.5, 2.0], [0.02, 0.03], [0.5, 0.6],
-                                          [0.3, 0.3], [0.1, 0.1], [0.05, 0.05]]
+                                          [0.3, 0.3], [0.1, 0.1], [0.05, 0.05], [-0.05, -0.02],
+                                          [0.4, 0.6], [0.1, 0.1], [-0.3, -0.2]]
     data.target = 1 / (1 + np.exp(-data.logits(truth.ravel())))
     fitted = minimize(lambda th: data.loss_grad(th, 0.0), np.zeros(truth.size), jac=True,
                       method="L-BFGS-B", options={"maxiter": 800, "gtol": 1e-10, "ftol": 1e-14}).x
@@ -209,8 +246,9 @@ def test_fitting_recovers_known_weights():
     # Values range over several logits; the fit finds them to a few hundredths.
     assert np.mean(error) < 0.005 and np.percentile(error, 99) < 0.03
     dense = fitted.reshape(-1, 2)[-len(patterns.DENSE_TERMS):]
-    assert dense[0] == pytest.approx(truth[-7], abs=0.05)          # men
-    assert dense[1] == pytest.approx(truth[-6], abs=0.1)           # kings
+    n = len(patterns.DENSE_TERMS)
+    assert dense[0] == pytest.approx(truth[-n], abs=0.05)          # men
+    assert dense[1] == pytest.approx(truth[-n + 1], abs=0.1)       # kings
 
 
 def test_held_out_games_are_whole():
@@ -230,6 +268,37 @@ def test_weights_file_round_trip_and_meta(tmp_path):
     assert variant == "spanish" and stored.dtype == np.int16
     assert np.array_equal(stored, np.rint(w * patterns.SCALE).astype(np.int16))
     assert meta["info"] == {"games": 3} and meta["layout"] == patterns.layout_digest("spanish")
+
+
+def test_files_of_the_earlier_layout_load_with_the_newer_terms_at_zero(tmp_path):
+    """Weights written when the whole-board terms were the first seven (the files of earlier
+    releases) load, padded with zeros, and evaluate as they did."""
+    import hashlib
+    import json
+    old_terms = patterns.EARLIER_DENSE_TERMS[0]
+    w = np.rint(random_weights("spanish", 2) * patterns.SCALE).astype(np.int16)
+    old = np.ascontiguousarray(w[:patterns.layout_size("spanish", old_terms)])
+    meta = {"format": patterns.FORMAT, "variant": "spanish", "scale": patterns.SCALE,
+            "layout": patterns.layout_digest("spanish", old_terms), "dense_terms": list(old_terms),
+            "sha256": hashlib.sha256(old.tobytes()).hexdigest(), "info": {}}
+    path = tmp_path / "old.npz"
+    np.savez_compressed(path, weights=old, meta=np.array(json.dumps(meta)))
+    _, stored, _ = patterns.read(path)
+    assert stored.shape == (patterns.layout_size("spanish"), 2)
+    assert np.array_equal(stored[:len(old)], old) and not stored[len(old):].any()
+    padded = w.copy()
+    padded[len(old):] = 0
+    same = tmp_path / "new.npz"
+    patterns.save(same, "spanish", padded)
+    for board in random_boards("spanish", 10, 4):
+        patterns.load(path, "spanish")
+        before = board.evaluate()
+        patterns.load(same, "spanish")
+        assert board.evaluate() == before
+    meta["layout"] = "0" * 16
+    np.savez_compressed(path, weights=old, meta=np.array(json.dumps(meta)))
+    with pytest.raises(patterns.WeightsError, match="another layout"):
+        patterns.read(path)
 
 
 def test_bad_weights_files_are_refused_and_change_nothing(tmp_path):
@@ -341,6 +410,19 @@ def test_selfplay_and_train_end_to_end(tmp_path):
     engine.Engine(1, eval_file=weights)
     assert patterns.current("checkers") == str(weights)
     assert engine.Engine(1).search(board, depth=4).best_move is not None
+    # A warm start from that file: held to it by huge penalties, the fit gives it back; with
+    # the usual ones it moves off it and fits this data at least as well.
+    _, first_fit, _ = patterns.read(weights)
+    again = tmp_path / "again.npz"
+    train.fit("checkers", [out], str(again), l2=1e3, prior_l2=1e3, phase_l2=0, iterations=30,
+              init=str(weights), report=None)
+    assert np.abs(patterns.read(again)[1].astype(int) - first_fit).max() <= 1
+    further = train.fit("checkers", [out], str(again), iterations=30, init=str(weights), report=None)
+    assert further["init"] == str(weights)
+    assert further["train_loss"] <= figures["train_loss"] + 1e-3
+    assert not np.array_equal(patterns.read(again)[1], first_fit)
+    with pytest.raises(engine.EngineError, match="not spanish"):
+        train.fit("spanish", [out], str(again), init=str(weights), report=None)
 
 
 def test_selfplay_seed_varies_the_openings():

@@ -10,7 +10,7 @@ cdef enum:
     MAX_VARIANTS = 8
     MAX_REGIONS = 32       # learned evaluation: regions of the board (see patterns.py)
     REGION_SQUARES = 8     # squares of a region: 3^8 = 6561 contents
-    N_DENSE = 7            # learned evaluation: whole-board terms (patterns.DENSE_TERMS)
+    N_DENSE = 11           # learned evaluation: whole-board terms (patterns.DENSE_TERMS)
 
 # Capture precedence / promotion in capture (mirrors variants.py).
 cdef enum:
@@ -72,6 +72,7 @@ ctypedef struct Rules:
     u64 rank_mask[2][10]      # squares at each distance from the side's own back row
     u64 centre
     u64 wing[2]               # left and right halves of the board
+    u64 long_diagonal         # the corner-to-corner diagonals that are playable squares
     u64 cone[2][64]           # squares a man's forward moves can reach
     int rows_to_go[2][64]
     u64 near_crowning[2]      # men with 1 to 3 rows to go

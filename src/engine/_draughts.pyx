@@ -256,9 +256,9 @@ cdef void king_captures(Gen* g, int cur, u64 captured, int lastdir) noexcept nog
         add_capture(g, cur, captured, 0)
 
 
-cdef inline u64 men_that_capture(const Pos* p, const Rules* R, u64 empty) noexcept nogil:
-    """Men of the side to move with at least one capture (a cheap whole-board test)."""
-    cdef int us = p.stm, i, d, o
+cdef inline u64 men_that_capture(const Pos* p, const Rules* R, u64 empty, int us) noexcept nogil:
+    """Men of side `us` with at least one capture (a cheap whole-board test)."""
+    cdef int i, d, o
     cdef u64 men = p.pieces[us] & ~p.kings, enemies = p.pieces[us ^ 1], hit, res = 0
     for i in range(R.n_man_cap):
         d = R.man_cap[us][i]
@@ -284,7 +284,7 @@ cdef int gen_captures(const Pos* p, const Rules* R, DMove* out, Gen* g) noexcept
     g.us = us
     g.plen = 0
     kings = p.pieces[us] & p.kings
-    men = men_that_capture(p, R, empty)
+    men = men_that_capture(p, R, empty, us)
     while men:
         b = men & (~men + 1)
         men ^= b
@@ -312,11 +312,17 @@ cdef inline u64 king_slide(const Rules* R, int sq, int d, u64 occ) noexcept nogi
 
 cdef int has_capture(const Pos* p, const Rules* R) noexcept nogil:
     """Whether the side to move has a capture (then, captures being compulsory, no quiet move
-    is legal). The first step of man_captures / king_captures, without following sequences."""
-    cdef int us = p.stm, i, d, k, b
+    is legal)."""
+    return side_can_capture(p, R, p.stm)
+
+
+cdef int side_can_capture(const Pos* p, const Rules* R, int us) noexcept nogil:
+    """Whether side `us` would have a capture if it were to move: the first step of
+    man_captures / king_captures, without following sequences."""
+    cdef int i, d, k, b
     cdef u64 occ = p.pieces[0] | p.pieces[1]
     cdef u64 enemies = p.pieces[us ^ 1], kings = p.pieces[us] & p.kings, ray, blk, vb
-    if men_that_capture(p, R, R.valid & ~occ):
+    if men_that_capture(p, R, R.valid & ~occ, us):
         return 1
     while kings:
         k = bb_lsb(kings)

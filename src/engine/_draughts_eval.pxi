@@ -3,7 +3,8 @@
 #   of 8 squares; each region's men (empty / White / Black: an index in base 3) selects a learned
 #   weight, for White as it stands and for Black on the board turned 180 degrees with colours
 #   swapped, so the value is colour-symmetric by construction; plus learned whole-board terms
-#   (material, king mobility, free runners, side to move), opening and ending weights blended
+#   (material, king mobility, free runners, side to move, balance, a first king, kings on the
+#   long diagonal, a capture threat), opening and ending weights blended
 #   by the number of pieces.
 # - hand-set: a few whole-board terms with the weights of evaluation.py (the fallback, and the
 #   baseline that the learned evaluation is measured against).
@@ -41,6 +42,8 @@ cdef void _fill_eval_tables(Rules* R, spec) except *:
         if size // 2 - 2 <= f <= size // 2 + 1 and size // 2 - 2 <= r <= size // 2 + 1:
             R.centre |= (<u64>1) << b
         R.wing[0 if f < size // 2 else 1] |= (<u64>1) << b
+        if f == r or f + r == size - 1:
+            R.long_diagonal |= (<u64>1) << b
     # The cone of a man: every square its forward steps reach, step after step.
     for side in range(2):
         for b in g.coords:
@@ -67,7 +70,11 @@ cdef inline int region_index(const int* squares, int n, u64 own, u64 other) noex
 
 
 cdef inline void dense_terms(const Rules* R, const Pos* p, int s, int* out) noexcept nogil:
-    """Side s's whole-board counts: men, kings, king mobility, free runners 1/2/3 rows away."""
+    """Side s's whole-board counts, in the order of patterns.DENSE_TERMS (out[6], the side to
+    move, is the caller's): men, kings, king mobility, free runners 1/2/3 rows away; balance
+    (men on one half of the board less those on the other, unsigned), whether it has a king,
+    kings on a long diagonal, and whether it could capture if it were to move (a threat: the
+    evaluation is asked about quiet positions, so for the side to move this is 0)."""
     cdef u64 occ = p.pieces[0] | p.pieces[1]
     cdef u64 empty = R.valid & ~occ
     cdef u64 men = p.pieces[s] & ~p.kings, kings = p.pieces[s] & p.kings, kk, runners
@@ -94,6 +101,12 @@ cdef inline void dense_terms(const Rules* R, const Pos* p, int s, int* out) noex
         runners &= runners - 1
         if not (R.cone[s][k] & occ):
             out[2 + R.rows_to_go[s][k]] += 1
+    out[6] = 0
+    k = bb_popcount(men & R.wing[0]) - bb_popcount(men & R.wing[1])
+    out[7] = k if k >= 0 else -k
+    out[8] = 1 if kings else 0
+    out[9] = bb_popcount(kings & R.long_diagonal)
+    out[10] = side_can_capture(p, R, s)
 
 
 cdef inline int lone_king_holds(const Rules* R, const Pos* p) noexcept nogil:
@@ -113,8 +126,8 @@ cdef int pattern_eval(const Rules* R, const Pos* p) noexcept nogil:
     cdef const short* w = R.pat_w
     cdef long opening = 0, ending = 0
     cdef int r, j, i, phase, start = R.pat_start_pieces
-    cdef int white[6]
-    cdef int black[6]
+    cdef int white[N_DENSE]
+    cdef int black[N_DENSE]
     cdef u64 mask, magic
     cdef const unsigned short* tab
     for r in range(R.pat_n):
@@ -135,12 +148,11 @@ cdef int pattern_eval(const Rules* R, const Pos* p) noexcept nogil:
     dense_terms(R, p, 0, white)
     dense_terms(R, p, 1, black)
     j = R.pat_dense
-    for i in range(6):
+    white[6] = 1 if p.stm == 0 else 0               # the side-to-move term, White's view
+    black[6] = 1 - white[6]
+    for i in range(N_DENSE):
         opening += (white[i] - black[i]) * w[2 * (j + i)]
         ending += (white[i] - black[i]) * w[2 * (j + i) + 1]
-    i = 1 if p.stm == 0 else -1                     # the side-to-move term, White's view
-    opening += i * w[2 * (j + 6)]
-    ending += i * w[2 * (j + 6) + 1]
     phase = bb_popcount(p.pieces[0] | p.pieces[1])
     if phase > start:
         phase = start
@@ -268,16 +280,16 @@ def _pattern_features(int vid, list regions, list rotated, const u64[::1] white,
                       const u64[::1] black, const u64[::1] kings, const uint8_t[::1] stm):
     """The learned evaluation's features of N positions (for training), computed by the same
     code the evaluation runs: (White's region indices [N, R], Black's [N, R], both without the
-    region offsets; whole-board terms White minus Black [N, N_DENSE] with the side to move
-    last, +1 for White; pieces on the board [N])."""
+    region offsets; whole-board terms White minus Black [N, N_DENSE], the side to move +1 for
+    White; pieces on the board [N])."""
     cdef const Rules* R = &RULES[vid]
     cdef Py_ssize_t n = white.shape[0], i
     cdef int r, k, nreg = len(regions)
     cdef int sq[MAX_REGIONS][REGION_SQUARES]
     cdef int rot[MAX_REGIONS][REGION_SQUARES]
     cdef int length[MAX_REGIONS]
-    cdef int w6[6]
-    cdef int b6[6]
+    cdef int wd[N_DENSE]
+    cdef int bd[N_DENSE]
     cdef Pos p
     if nreg > MAX_REGIONS:
         raise ValueError(f"at most {MAX_REGIONS} regions")
@@ -306,10 +318,10 @@ def _pattern_features(int vid, list regions, list rotated, const u64[::1] white,
             for r in range(nreg):
                 oi[i, r] = region_index(sq[r], length[r], white[i] & ~kings[i], black[i] & ~kings[i])
                 ti[i, r] = region_index(rot[r], length[r], black[i] & ~kings[i], white[i] & ~kings[i])
-            dense_terms(R, &p, 0, w6)
-            dense_terms(R, &p, 1, b6)
-            for k in range(6):
-                dn[i, k] = w6[k] - b6[k]
+            dense_terms(R, &p, 0, wd)
+            dense_terms(R, &p, 1, bd)
+            for k in range(N_DENSE):
+                dn[i, k] = wd[k] - bd[k]
             dn[i, 6] = 1 if stm[i] == 0 else -1
             pc[i] = bb_popcount(white[i] | black[i])
     return own_idx, other_idx, dense, pieces

@@ -156,7 +156,7 @@ def cmd_train(args) -> int:
     from . import train
     train.fit(args.variant, args.dirs, args.out, lam=args.lam, l2=args.l2,
               phase_l2=args.phase_l2, prior_l2=args.prior_l2, holdout=args.holdout, iterations=args.iterations,
-              report=lambda line: print(line, flush=True))
+              init=args.init, report=lambda line: print(line, flush=True))
     return 0
 
 
@@ -405,6 +405,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--holdout", type=float, default=0.1,
                    help="share of the games held out for validation (default 0.1)")
     p.add_argument("--iterations", type=int, default=300, help="L-BFGS iterations at most")
+    p.add_argument("--init", metavar="FILE", default=None,
+                   help="start from this weights file (usually the generation that played the "
+                   "games) and pull every weight towards it instead of towards zero and the "
+                   "hand-set values: a new generation keeps what the earlier data taught")
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("egdb", help="build, describe or verify endgame tables",

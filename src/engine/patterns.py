@@ -34,7 +34,10 @@ from .variants import DRAUGHTS_VARIANTS
 FORMAT = 1
 SCALE = 16                      # stored weight = centi-men x SCALE
 DENSE_TERMS = ("men", "kings", "king_mobility", "runner_1", "runner_2", "runner_3",
-               "side_to_move")
+               "side_to_move", "balance", "first_king", "king_long_diagonal", "capture_threat")
+# Files written before the last four terms existed hold the first seven; they load with the
+# new terms at zero, which evaluates exactly as they did.
+EARLIER_DENSE_TERMS = (DENSE_TERMS[:7],)
 HAND_SET = "<hand-set>"         # the name that selects the hand-set evaluation (EvalFile option)
 SHIPPED = "<shipped>"           # the name that selects the weights shipped with the package
 
@@ -60,9 +63,9 @@ def regions(variant: str) -> tuple[list[list[int]], list[list[int]]]:
     return out, turned
 
 
-def layout_size(variant: str) -> int:
+def layout_size(variant: str, dense: tuple = DENSE_TERMS) -> int:
     """Number of weights (rows) of a variant's layout: 3^8 per region, then the dense terms."""
-    return sum(3 ** len(r) for r in regions(variant)[0]) + len(DENSE_TERMS)
+    return sum(3 ** len(r) for r in regions(variant)[0]) + len(dense)
 
 
 def start_pieces(variant: str) -> int:
@@ -71,9 +74,9 @@ def start_pieces(variant: str) -> int:
     return len(board.piece_map())
 
 
-def layout_digest(variant: str) -> str:
+def layout_digest(variant: str, dense: tuple = DENSE_TERMS) -> str:
     """Names the layout (regions and terms): weights fit only the layout they were trained on."""
-    text = json.dumps({"regions": regions(variant)[0], "dense": DENSE_TERMS})
+    text = json.dumps({"regions": regions(variant)[0], "dense": dense})
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -126,14 +129,18 @@ def read(path) -> tuple[str, np.ndarray, dict]:
     variant = meta.get("variant")
     if variant not in draughts_variants():
         raise WeightsError(f"{path}: weights for {variant!r}, which has no learned evaluation")
-    if meta.get("layout") != layout_digest(variant):
+    dense = next((d for d in (DENSE_TERMS, *EARLIER_DENSE_TERMS)
+                  if meta.get("layout") == layout_digest(variant, d)), None)
+    if dense is None:
         raise WeightsError(f"{path}: made for another layout of {variant}'s evaluation "
                            f"({meta.get('layout')}, this engine has {layout_digest(variant)})")
-    if weights.dtype != np.int16 or weights.shape != (layout_size(variant), 2):
-        raise WeightsError(f"{path}: expected int16 weights of shape ({layout_size(variant)}, 2), "
-                           f"not {weights.dtype} {weights.shape}")
+    if weights.dtype != np.int16 or weights.shape != (layout_size(variant, dense), 2):
+        raise WeightsError(f"{path}: expected int16 weights of shape "
+                           f"({layout_size(variant, dense)}, 2), not {weights.dtype} {weights.shape}")
     if hashlib.sha256(np.ascontiguousarray(weights).tobytes()).hexdigest() != meta.get("sha256"):
         raise WeightsError(f"{path}: checksum mismatch (the file is damaged)")
+    if len(dense) < len(DENSE_TERMS):           # an earlier layout: the newer terms count 0
+        weights = np.concatenate([weights, np.zeros((len(DENSE_TERMS) - len(dense), 2), np.int16)])
     return variant, np.ascontiguousarray(weights), meta
 
 

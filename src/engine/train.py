@@ -61,6 +61,7 @@ class Data:
 
     prior = None                 # whole-board terms' prior values (logits), set by fit()
     prior_l2 = 0.0
+    anchor = None                # region weights' prior values (logits; None: zero), set by fit()
 
     def loss_grad(self, theta: np.ndarray, l2: float, phase_l2: float = 0.0) -> tuple[float, np.ndarray]:
         z = self.logits(theta)
@@ -81,6 +82,10 @@ class Data:
         w = theta.reshape(-1, 2)
         penalty = np.zeros_like(grad)
         penalty[:self.n_pattern] = w[:self.n_pattern]
+        if self.anchor is not None:
+            # Warm start: the region weights are pulled towards the earlier generation's, not
+            # towards zero, so what its (larger) data taught is kept where this data is silent.
+            penalty[:self.n_pattern] -= self.anchor
         loss += l2 * float((penalty ** 2).sum())
         grad += 2 * l2 * penalty
         if self.prior is not None and self.prior_l2:
@@ -131,6 +136,7 @@ def hand_prior(variant: str) -> np.ndarray:
     from .evaluation import DRAUGHTS_WEIGHTS
     w = DRAUGHTS_WEIGHTS[variant]
     values = [w["man"], w["king"], w["king_mobility"], *w["runaway"][1:4], 0]
+    values += [0] * (len(patterns.DENSE_TERMS) - len(values))      # terms it does not have
     return np.repeat(np.array(values, dtype=np.float64)[:, None], 2, axis=1)
 
 
@@ -150,9 +156,12 @@ def without_rule_draws(variant: str, arrays: dict) -> dict:
 
 def fit(variant: str, dirs: list, out: str, lam: float = 0.5, l2: float = 1e-4,
         phase_l2: float = 1e-3, prior_l2: float = 1e-2, holdout: float = 0.1,
-        iterations: int = 300, report=print) -> dict:
+        iterations: int = 300, init: str | None = None, report=print) -> dict:
     """Fit the weights of `variant` to the self-play games in `dirs`, write them to `out`;
-    returns the figures (positions, games, losses, the man's value in logits)."""
+    returns the figures (positions, games, losses, the man's value in logits). With `init` (a
+    weights file of the variant, e.g. the generation that played the games) the fit starts from
+    its weights and the penalties pull towards them instead of towards zero and the hand-set
+    whole-board values."""
     try:
         from scipy.optimize import minimize
     except ImportError:
@@ -160,6 +169,12 @@ def fit(variant: str, dirs: list, out: str, lam: float = 0.5, l2: float = 1e-4,
     if not 0 <= lam <= 1 or min(l2, phase_l2, prior_l2) < 0 or not 0 <= holdout < 1:
         raise EngineError("need 0 <= lambda <= 1, penalties >= 0 and 0 <= holdout < 1")
     started = time.perf_counter()
+    start_weights = None
+    if init is not None:
+        found, stored, _ = patterns.read(init)
+        if found != variant:
+            raise EngineError(f"{init}: weights for {found}, not {variant}")
+        start_weights = stored.astype(np.float64) / patterns.SCALE          # centi-men
     arrays = without_rule_draws(variant, selfplay.load(dirs, variant))
     held = split_games(arrays["game"], holdout)
     train_rows = {k: v[~held] for k, v in arrays.items()}
@@ -174,24 +189,28 @@ def fit(variant: str, dirs: list, out: str, lam: float = 0.5, l2: float = 1e-4,
     size = patterns.layout_size(variant)
     theta = np.zeros((size, 2))
     theta[size - len(patterns.DENSE_TERMS), :] = scale_logits         # a man, to start with
+    if start_weights is not None:
+        theta = start_weights / centi_per_logit
+        train.anchor = theta[:train.n_pattern].copy()
+        train.prior = theta[train.n_pattern:].copy()
     if report:
         report(f"{len(train):,} training positions from {len(np.unique(train_rows['game'])):,} "
                f"games, {0 if valid is None else len(valid):,} held out; a man = "
                f"{scale_logits:.3f} logits")
-    baseline = train.loss_grad(theta.ravel(), 0.0)[0]
+    material = np.zeros((size, 2))
+    material[size - len(patterns.DENSE_TERMS), :] = scale_logits
+    baseline = train.loss_grad(material.ravel(), 0.0)[0]
     result = minimize(lambda th: train.loss_grad(th, l2, phase_l2), theta.ravel(), jac=True,
                       method="L-BFGS-B", options={"maxiter": iterations})
     theta = result.x
     figures = {
         "positions": len(train), "held_out": 0 if valid is None else len(valid),
         "games": int(len(np.unique(arrays["game"]))), "lambda": lam, "l2": l2,
-        "phase_l2": phase_l2, "prior_l2": prior_l2,
+        "phase_l2": phase_l2, "prior_l2": prior_l2, "init": None if init is None else str(init),
         "man_logits": scale_logits, "train_loss_material": baseline,
         "train_loss": float(train.loss_grad(theta, 0.0)[0]), "iterations": int(result.nit),
     }
     if valid is not None:
-        material = np.zeros((size, 2))
-        material[size - len(patterns.DENSE_TERMS), :] = scale_logits
         figures["valid_loss_material"] = float(valid.loss_grad(material.ravel(), 0.0)[0])
         figures["valid_loss"] = float(valid.loss_grad(theta, 0.0)[0])
     weights = theta.reshape(-1, 2) * centi_per_logit
