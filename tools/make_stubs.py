@@ -33,7 +33,7 @@ BOARD = {
     "piece_map": "def piece_map(self) -> dict[{square}, str]: ...",
     "ply": "ply: int",
     "pop": "def pop(self) -> {move}: ...",
-    "push": "def push(self, move: {move} | str) -> None: ...",
+    "push": "def push(self, move: {move} | str) -> {move}: ...",
     "recompute_hash": "def recompute_hash(self) -> int: ...",
     "repetitions": "def repetitions(self) -> int: ...",
     "result": "def result(self) -> str: ...",
@@ -116,11 +116,23 @@ FAMILIES = [
      ["def draughts_variants() -> list[str]: ...",
       "def draughts_variant_id(name: str) -> int: ...",
       "def draughts_perft(board: DraughtsBoard, depth: int) -> int: ...",
-      "def draughts_stop_perft() -> None: ..."]),
+      "def draughts_stop_perft() -> None: ...",
+      "# the learned evaluation's native face (patterns.py)",
+      "def _set_patterns(vid: int, regions: list[list[int]], rotated: list[list[int]], "
+      "weights: Any, start_pieces: int) -> None: ...",
+      "def _clear_patterns(vid: int) -> None: ...",
+      "def _pattern_features(vid: int, regions: list[list[int]], rotated: list[list[int]], "
+      "white: Any, black: Any, kings: Any, stm: Any) -> tuple[Any, Any, Any, Any]: ..."]),
     ("_stacks", "StackBoard", "StackMove", "str",
      ["def stack_variants() -> list[str]: ...",
       "def stacks_perft(board: StackBoard, depth: int) -> int: ...",
-      "def stacks_stop_perft() -> None: ..."]),
+      "def stacks_stop_perft() -> None: ...",
+      "",
+      "class StackTableSet:",
+      "    def __init__(self, variant: str) -> None: ...",
+      "    @staticmethod",
+      "    def limit() -> int: ...",
+      "    def __getattr__(self, name: str) -> Any: ...  # see egdb.py"]),
     ("_superajedrez", "SuperajedrezBoard", "SuperajedrezMove", "str",
      ["def superajedrez_variants() -> list[str]: ...",
       "def superajedrez_perft(board: SuperajedrezBoard, depth: int) -> int: ...",
@@ -182,7 +194,16 @@ def main() -> int:
         "from ._game import GameBoard\n"
         "from .analysis import PVLine as PVLine, SearchInfo as SearchInfo, "
         "SearchResult as SearchResult\n\n" + ENGINE)
-    print("stubs written:", ", ".join(f"{m}.pyi" for m, *_ in FAMILIES), "_game.pyi, _search.pyi")
+    (out / "_egdb.pyi").write_text(
+        "# Type stubs of a native module: made by tools/make_stubs.py.\n"
+        "from typing import Any\n\n"
+        "class TableSet:\n"
+        "    def __init__(self, variant: str, rules_id: int) -> None: ...\n"
+        "    @staticmethod\n"
+        "    def limit() -> int: ...\n"
+        "    def __getattr__(self, name: str) -> Any: ...  # see egdb.py\n")
+    print("stubs written:", ", ".join(f"{m}.pyi" for m, *_ in FAMILIES),
+          "_game.pyi, _search.pyi, _egdb.pyi")
     return 0
 
 

@@ -32,7 +32,7 @@ __all__ = [
 __version__ = "0.1.0"
 
 # Every implemented variant, with the board class that plays it.
-_BOARD_CLASSES = {name: DraughtsBoard for name in draughts_variants()}
+_BOARD_CLASSES: dict[str, type] = {name: DraughtsBoard for name in draughts_variants()}
 _BOARD_CLASSES.update({name: StackBoard for name in stack_variants()})
 _BOARD_CLASSES.update({name: SuperajedrezBoard for name in superajedrez_variants()})
 _BOARD_CLASSES.update({name: SuperDimensionesBoard for name in superdimensiones_variants()})
@@ -70,7 +70,7 @@ class Move(metaclass=abc.ABCMeta):
 
 
 for _cls in set(_BOARD_CLASSES.values()):
-    Board.register(_cls)
+    Board.register(_cls)  # type: ignore[attr-defined]  # an ABC at run time, GameBoard to mypy
 Move.register(DraughtsMove)
 Move.register(StackMove)
 Move.register(SuperajedrezMove)

@@ -69,6 +69,7 @@ def analyse_game(game: Game, engine: Engine, movetime: float, progress=None) -> 
         board.push(node.move)
         if board.is_game_over():
             outcome = board.outcome()
+            assert outcome is not None                  # the game is over
             after = 0 if outcome.winner is None else (MATE_SCORE if int(outcome.winner) == mover else -MATE_SCORE)
         else:
             reply = engine.search(board, movetime=movetime)

@@ -37,7 +37,7 @@ POSITIONS = [
 ]
 # Positions whose tree grows too fast for the common depth are searched at most this deep (the
 # Superajedrez start has 218 moves, nearly all placements).
-MAX_DEPTH = {("superajedrez", None): 6}
+MAX_DEPTH: dict[tuple[str, str | None], int] = {("superajedrez", None): 6}
 DEFAULT_DEPTH = 10
 DEFAULT_HASH_MB = 16
 

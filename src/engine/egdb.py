@@ -365,7 +365,7 @@ DRAW_LINE_PLIES = 20
 def _table_line(board, tables: Tables, probe: Probe) -> list:
     """Follow the tables from board (left unchanged): the winner shortens, the loser lengthens,
     a draw keeps the draw. A draw's line stops after DRAW_LINE_PLIES plies."""
-    line = []
+    line: list[str] = []
     copy = board.copy()
     current = probe
     while current.result != "draw" and current.plies > 0 or \

@@ -90,8 +90,9 @@ def build_geometry(size: int, colour: str) -> Geometry:
             raise ValueError("full boards are 8x8 only")
         layout = {(f, r): 8 * r + f for r in range(8) for f in range(8)}
     else:
-        layout = _half_layout(size, colour)
-        assert layout is not None
+        half = _half_layout(size, colour)
+        assert half is not None
+        layout = half
     g = Geometry(size=size, colour=colour)
     g.bit_at = layout
     g.coords = {b: fr for fr, b in layout.items()}

@@ -46,7 +46,7 @@ def board_from_position(variant: str, text: str) -> Board:
     squares = square_order(board)
     if len(text) != len(squares) + 1 or text[0] not in "WB":
         raise EngineError(f"position {quote(text)}: expected W or B and {len(squares)} squares")
-    lists = {"w": [], "b": []}
+    lists: dict[str, list[str]] = {"w": [], "b": []}
     for name, char in zip(squares, text[1:]):
         if char not in "wbWBe":
             raise EngineError(f"position {quote(text)}: unknown square letter {char!r}")

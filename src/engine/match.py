@@ -142,6 +142,7 @@ class EngineProcess:
     def send(self, line: str) -> None:
         if self.proc is None:
             raise EngineFailure("the engine could not be started")
+        assert self.proc.stdin is not None               # started with stdin=PIPE
         try:
             self.proc.stdin.write(line + "\n")
             self.proc.stdin.flush()
@@ -204,8 +205,12 @@ class EngineProcess:
             self.expect(lambda l: l.strip() == "readyok", deadline)
         else:
             self.send("hub")
-            declared = []
-            self.expect(lambda l: declared.append(l) or l.strip() == "wait", deadline)
+            declared: list[str] = []
+
+            def collect(line: str) -> bool:
+                declared.append(line)
+                return line.strip() == "wait"
+            self.expect(collect, deadline)
             name = hub_variant_name(self.variant, declared)
             if name is not None:
                 self.send(f"set-param name=variant value={name}")
@@ -402,7 +407,8 @@ def random_openings(variant: str, count: int, plies: int, rng: random.Random,
     if depth is None:
         depth = OPENING_CHECK_DEPTH.get(variant, 6)
     checker = Engine(16)
-    seen, out = set(), []
+    seen: set = set()
+    out: list = []
     attempts = 0
     while len(out) < count:
         attempts += 1
@@ -438,9 +444,9 @@ def pdn(record: GameRecord, variant: str, event: str) -> str:
             ("Termination", record.termination)]
     lines = [f'[{k} "{v}"]' for k, v in tags]
     board = Board(variant, record.opening)
-    spanish = hasattr(board, "san")
+    spanish = hasattr(board, "san")          # Superajedrez: standard algebraic notation
     words = []
-    number = board.fullmove_number if spanish else 1
+    number = getattr(board, "fullmove_number") if spanish else 1
     # A number before each turn of the variant's first player (Black in checkers) that follows
     # the other player's; in Super Dimensiones a player can move twice (the huff choice).
     first = board.spec.first_player
@@ -451,7 +457,7 @@ def pdn(record: GameRecord, variant: str, event: str) -> str:
             words.append(f"{number}...")
         elif side == first and previous != first:
             words.append(f"{number}.")
-        words.append(board.san(move) if spanish else str(move))
+        words.append(getattr(board, "san")(move) if spanish else str(move))
         board.push(move)
         previous = side
         if side != first and int(board.turn) == first:
@@ -675,7 +681,7 @@ def results_document(match: "Match") -> dict:
                       "nelo": _number(est.nelo),
                       "nelo_interval": [_number(est.nelo_low), _number(est.nelo_high)],
                       "text": est.text()}
-    if r.sprt:
+    if r.sprt and match.sprt:
         value, low, high, verdict = r.sprt
         doc["sprt"] = {"llr": value, "bounds": [low, high], "verdict": verdict,
                        "elo0": match.sprt[0], "elo1": match.sprt[1]}

@@ -239,7 +239,7 @@ def _game(headers, body, default_variant, strict, language, first_line) -> Game:
     # The line being read: (board, node list, the last node of it) on a stack for variations.
     board = start.copy()
     line_nodes = game.mainline
-    stack = []
+    stack: list = []
     pending_comment = []
     broken = False
     for kind, value, where in body:
@@ -400,7 +400,7 @@ def _line_words(board, nodes) -> list:
             need_number = True
         board.push(node.move)
     # Glue parentheses to their neighbours: "(17-22" and "11x22)".
-    out = []
+    out: list[str] = []
     for word in words:
         if out and out[-1] == "(":
             out[-1] = "(" + word

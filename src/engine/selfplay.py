@@ -73,7 +73,7 @@ def play_batch(variant: str, number: int, games: int, nodes: int, random_plies: 
         if outcome is not None and outcome.winner is not None:
             white_result = 1 if int(outcome.winner) == 0 else -1
         rows.extend(row + (white_result,) for row in kept)
-    cols = list(zip(*rows)) if rows else [[]] * 8
+    cols: list = list(zip(*rows)) if rows else [[]] * 8
     return {
         "white": np.array(cols[0], dtype=np.uint64), "black": np.array(cols[1], dtype=np.uint64),
         "kings": np.array(cols[2], dtype=np.uint64), "stm": np.array(cols[3], dtype=np.uint8),

@@ -135,14 +135,17 @@ def elo_estimate(pentanomial: list[int], z: float = Z95) -> EloEstimate:
     if var > 0:
         # fishtest's normalised Elo: (score - 0.5) / sigma per game, sigma^2 = 2 var per pair.
         scale = NELO_PER_T / math.sqrt(2 * var)
-        nelo = ((mean - 0.5) * scale, (low - 0.5) * scale, (high - 0.5) * scale)
+        nelo: tuple[float | None, float | None, float | None] = (
+            (mean - 0.5) * scale, (low - 0.5) * scale, (high - 0.5) * scale)
     else:
         nelo = (None, None, None)
     return EloEstimate(n, mean, low, high, score_to_elo(mean), score_to_elo(low),
                        score_to_elo(high), *nelo)
 
 
-def _fmt(x: float) -> str:
+def _fmt(x: float | None) -> str:
+    if x is None:
+        return "n/a"
     if math.isinf(x):
         return "+inf" if x > 0 else "-inf"
     return f"{x + 0.0:+.1f}" if round(x, 1) != 0 else "+0.0"

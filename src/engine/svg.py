@@ -92,7 +92,7 @@ def board(board, *, size: int | None = None, lastmove=None, arrows=(), squares=(
     # Squares, their numbers, highlights and marks.
     for f in range(shape.files):
         for r in range(shape.ranks):
-            x = edge + (shape.files - 1 - f if flipped else f) * SQ
+            x: float = edge + (shape.files - 1 - f if flipped else f) * SQ
             y = (r if flipped else shape.ranks - 1 - r) * SQ
             out.append(f'<rect x="{x}" y="{y}" width="{SQ}" height="{SQ}" '
                        f'fill="{shape.colour(f, r)}" class="square"/>')

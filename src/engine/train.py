@@ -59,9 +59,9 @@ class Data:
         ending += self.dense @ d[:, 1]
         return self.sign * (opening * p + ending * (1 - p))
 
-    prior = None                 # whole-board terms' prior values (logits), set by fit()
+    prior: np.ndarray | None = None     # whole-board terms' prior values (logits), set by fit()
     prior_l2 = 0.0
-    anchor = None                # region weights' prior values (logits; None: zero), set by fit()
+    anchor: np.ndarray | None = None    # region weights' prior values (None: zero), set by fit()
 
     def loss_grad(self, theta: np.ndarray, l2: float, phase_l2: float = 0.0) -> tuple[float, np.ndarray]:
         z = self.logits(theta)
@@ -134,8 +134,8 @@ def split_games(games: np.ndarray, holdout: float, seed: int = 1) -> np.ndarray:
 def hand_prior(variant: str) -> np.ndarray:
     """The hand-set evaluation's values of the whole-board terms (centi-men, opening = ending)."""
     from .evaluation import DRAUGHTS_WEIGHTS
-    w = DRAUGHTS_WEIGHTS[variant]
-    values = [w["man"], w["king"], w["king_mobility"], *w["runaway"][1:4], 0]
+    w: dict = DRAUGHTS_WEIGHTS[variant]
+    values = [w["man"], w["king"], w["king_mobility"], *w["runaway"][1:4], 0, w["balance"]]
     values += [0] * (len(patterns.DENSE_TERMS) - len(values))      # terms it does not have
     return np.repeat(np.array(values, dtype=np.float64)[:, None], 2, axis=1)
 

@@ -82,8 +82,9 @@ class Outcome:
         """Super Dimensiones: each player's points, one per sub-game won, half per draw."""
         if self.subgames is None:
             return None
-        return tuple(sum(1.0 if r == p else 0.5 if r == "=" else 0.0 for r in self.subgames)
-                     for p in ("1", "2"))
+        first, second = (sum(1.0 if r == p else 0.5 if r == "=" else 0.0 for r in self.subgames)
+                         for p in ("1", "2"))
+        return first, second
 
     def result(self) -> str:
         if self.winner is None:
@@ -96,7 +97,7 @@ class Outcome:
             text += f", decided by piece values {self.values[0]}-{self.values[1]}"
         if self.subgames is not None:
             said = {"1": "won by player 1", "2": "won by player 2", "=": "drawn"}
-            p1, p2 = self.points()
+            p1, p2 = self.points() or (0.0, 0.0)
             text += (f": sub-game A {said[self.subgames[0]]}, sub-game B "
                      f"{said[self.subgames[1]]}; points {p1:g}-{p2:g}")
         return text

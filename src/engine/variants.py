@@ -92,10 +92,11 @@ class DraughtsVariant:
         assert len(self.square_names) == len(g.coords)
         self.bit_of: dict[str, int] = {v: k for k, v in self.square_names.items()}
         # Canonical output order: numbers ascending; algebraic by rank, then file.
+        self.order_key: Callable[[int], tuple[int, int]]
         if self.numbering is None:
             self.order_key = lambda b: (g.coords[b][1], g.coords[b][0])
         else:
-            self.order_key = lambda b: int(self.square_names[b])
+            self.order_key = lambda b: (int(self.square_names[b]), 0)
 
     @property
     def numbered(self) -> bool:
