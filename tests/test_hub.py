@@ -27,6 +27,7 @@ def test_initialisation(hub):
         'param name=variant value=international type=enum '
         'values="international spanish checkers turkish gothic-checkers"',
         "param name=hash value=64 type=int min=1 max=65536",
+        "param name=threads value=1 type=int min=1 max=64",
         "param name=eval-file value=<shipped> type=string",
         "wait",
     ]
@@ -111,6 +112,7 @@ ERRORS = [
      "1e+07, not '" + "9" * 40 + "'... (400 characters)\""),
     ("set-param name=variant value=chess", "error message=\"unknown variant 'chess' (known: "
      "international spanish checkers turkish gothic-checkers; normal is international)\""),
+    ("set-param name=threads value=0", "error message=\"threads must be 1 to 64, not '0'\""),
     ("set-param name=hash value=999999999", "error message=\"hash must be 1 to 65536 MB, not "
      "'999999999'\""),
     ("go sideways", "error message=\"go needs think, ponder or analyze, not 'sideways'\""),

@@ -268,3 +268,55 @@ def test_probcut_and_early_reductions_act_only_where_the_game_asks():
     # Superajedrez and Dipole do not ask for them: the same tree.
     for variant in ("superajedrez", "dipole"):
         assert nodes(variant, probcut=True, early_reductions=True) == nodes(variant)
+
+
+# -- threads --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("variant,fen", [("international", None), ("checkers", None),
+                                         ("dipole", None), ("superajedrez", None),
+                                         ("superdimensiones", "ICUWR")])
+def test_threads_give_legal_moves_and_count_every_thread(variant, fen):
+    board = engine.Board(variant, fen)
+    one = engine.Engine(16).search(board, depth=6)
+    many = engine.Engine(16, threads=3)
+    result = many.search(board, depth=6)
+    assert result.best_move in board.legal_moves() and result.depth == 6
+    assert abs(result.score) < 30000
+    # The helpers' nodes are counted: more than one thread's search of the same depth.
+    assert result.nodes > one.nodes
+    # A node budget counts every thread's nodes too (checked every thousand or so of the main
+    # search's nodes, while the helpers run on: a budget, not an exact count), and a movetime
+    # is kept.
+    limited = many.search(board, nodes=20000)
+    assert limited.best_move in board.legal_moves() and limited.nodes < 2 * 20000
+    timed = many.search(board, movetime=0.2)
+    assert timed.best_move in board.legal_moves() and timed.time < 5
+
+
+def test_one_thread_is_the_single_threaded_search():
+    """Threads=1 changes nothing (the bench signature holds the same); going back from more
+    threads to one gives the single-threaded tree again, node for node."""
+    board = engine.Board("international")
+    reference = engine.Engine(16).search(board, depth=9).nodes
+    e = engine.Engine(16, threads=4)
+    e.search(board, depth=5)
+    e.threads = 1
+    e.new_game()
+    assert e.search(board, depth=9).nodes == reference
+
+
+def test_threads_stop_at_once_and_reject_bad_values():
+    import threading
+    board = engine.Board("international")
+    e = engine.Engine(16, threads=2)
+    timer = threading.Timer(0.3, e.stop)
+    timer.start()
+    result = e.search(board, infinite=True)
+    timer.join()
+    assert result.best_move in board.legal_moves() and result.time < 10
+    for bad in (0, 65, -1, 1.5, True, "2"):
+        with pytest.raises(ValueError, match="threads must be 1 to 64"):
+            e.threads = bad
+    assert e.threads == 2
+    with pytest.raises(ValueError):
+        engine.Engine(1, threads=0)

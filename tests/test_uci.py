@@ -23,6 +23,7 @@ def test_handshake(uci):
         "id author the Dimensiones developers",
         "option name Hash type spin default 64 min 1 max 65536",
         "option name Clear Hash type button",
+        "option name Threads type spin default 1 min 1 max 64",
         "option name MultiPV type spin default 1 min 1 max 64",
         "option name Move Overhead type spin default 30 min 0 max 5000",
         "option name Ponder type check default false",

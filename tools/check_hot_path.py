@@ -16,7 +16,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent / "src" / "engine"
 HOT = {
     "_draughts": ["step", "nearest", "add_capture", "man_captures", "king_captures",
-                  "men_that_capture", "gen_captures", "king_slide", "add_targets", "gen_quiet",
+                  "men_that_capture", "gen_captures", "king_slide", "has_capture", "side_can_capture",
+                  "add_targets", "gen_quiet",
                   "gen_moves", "count_moves", "capture_paths", "special_condition", "make_move",
                   "unmake_move", "compute_key", "rule_draw", "perft_c", "evaluate_pos",
                   "_number_sum", "region_index", "dense_terms", "lone_king_holds", "pattern_eval", "hand_eval",
@@ -53,7 +54,8 @@ HOT = {
     "_search": ["now", "side_in_check", "no_move_score", "score_to_tt", "score_from_tt", "tt_probe", "tt_store", "check_limits",
                 "do_move", "undo_move", "is_repetition", "rule_score", "update_pv", "pick_next",
                 "swap_moves", "qsearch", "negamax", "search_root", "node_end_score", "probe_score",
-                "repetition_score", "same_player", "mover", "child"],
+                "repetition_score", "same_player", "mover", "child", "tt_data", "total_nodes",
+                "prepare_helper", "helper_search"],
 }
 ALLOWED = {"__Pyx_RefNannyDeclarations", "__Pyx_RefNannySetupContext", "__Pyx_RefNannyFinishContext"}
 

@@ -12,11 +12,12 @@ class Engine:
     null_move: bool
     probcut: bool
     early_reductions: bool
+    threads: int
     searching: bool
     tablebases: Any
     def __init__(self, hash_mb: int = ..., reductions: bool = ..., null_move: bool = ...,
                  probcut: bool = ..., early_reductions: bool = ...,
-                 eval_file: str | PathLike[str] | None = ...) -> None: ...
+                 eval_file: str | PathLike[str] | None = ..., threads: int = ...) -> None: ...
     def search(self, board: GameBoard, depth: int | None = ..., nodes: int | None = ...,
                movetime: float | None = ..., wtime: float | None = ..., btime: float | None = ...,
                winc: float = ..., binc: float = ..., movestogo: int | None = ...,

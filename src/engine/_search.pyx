@@ -8,6 +8,13 @@ captures, killers and history, late-move reductions of quiet moves, and a quiesc
 plays out pending captures (in draughts they are compulsory, so a leaf is never in the middle of an
 exchange). Wins and losses are scored with their distance. Everything below the Python Engine
 class is C-level and runs without the GIL; `Engine.stop()` from another thread ends it at once.
+
+Threads (lazy SMP): with `threads` > 1, helper searches of the same root run beside the main one
+in threads of their own, each with its own stacks, killers and history, all sharing the
+transposition table, which is what they help through; half of them search one ply deeper. The
+main thread alone decides the move and the time. Entries are written without locks: an entry's
+key is stored XORed with its data, so an entry torn by two threads writing at once fails the
+key check instead of giving one position another's score (Hyatt and Mann's lockless hashing).
 """
 
 from libc.stdint cimport uint8_t, uint16_t, int16_t, uint64_t
@@ -34,6 +41,7 @@ cdef enum:
     BOUND_EXACT = 3
     BUCKET = 4
     NO_MOVE = 255
+    MAX_THREADS = 64
 
 # Search parameters, kept together so that a match can tune them.
 cdef int ASPIRATION_WINDOW = 25
@@ -55,7 +63,7 @@ _init_lmr()
 
 
 ctypedef struct TTEntry:
-    u64 key
+    u64 key                   # the position's key XOR the entry's other 8 bytes (see above)
     int16_t score
     uint8_t depth
     uint8_t bound
@@ -100,6 +108,9 @@ ctypedef struct Search:
     int root_done             # root moves searched to the end in the current iteration
     SMove root_moves[SEARCH_MAX_MOVES]
     int root_scores[SEARCH_MAX_MOVES]
+    void** helpers            # the helper threads' Search structs (main thread only), or NULL
+    int nhelpers
+    void* main_search         # a helper's main Search (its node budget is the main one's)
 
 
 cdef inline double now() noexcept nogil:
@@ -126,11 +137,16 @@ cdef inline int score_from_tt(int score, int ply) noexcept nogil:
     return score
 
 
+cdef inline u64 tt_data(const TTEntry* e) noexcept nogil:
+    """The entry's 8 bytes after the key, as one word."""
+    return (<const u64*>e)[1]
+
+
 cdef inline TTEntry* tt_probe(Search* S, u64 key) noexcept nogil:
     cdef TTEntry* bucket = &S.tt[(key & S.tt_mask) * BUCKET]
     cdef int i
     for i in range(BUCKET):
-        if bucket[i].key == key and bucket[i].bound:
+        if (bucket[i].key ^ tt_data(&bucket[i])) == key and bucket[i].bound:
             return &bucket[i]
     return NULL
 
@@ -142,7 +158,7 @@ cdef inline void tt_store(Search* S, u64 key, int score, int depth, int bound, i
     cdef TTEntry* victim = &bucket[0]
     cdef int i, worth, best_worth = 1 << 30
     for i in range(BUCKET):
-        if bucket[i].key == key:
+        if (bucket[i].key ^ tt_data(&bucket[i])) == key:
             victim = &bucket[i]
             if move == NO_MOVE:
                 move = bucket[i].move          # keep the old best move of this position
@@ -151,20 +167,31 @@ cdef inline void tt_store(Search* S, u64 key, int score, int depth, int bound, i
         if worth < best_worth:
             best_worth = worth
             victim = &bucket[i]
-    victim.key = key
     victim.score = <int16_t>score_to_tt(score, ply)
     victim.depth = <uint8_t>(depth if depth > 0 else 0)
     victim.bound = <uint8_t>bound
     victim.move = <uint8_t>move
     victim.generation = S.generation
+    victim.pad = 0
+    victim.key = key ^ tt_data(victim)
 
 
 # -- helpers ----------------------------------------------------------------------------------
 
+cdef inline u64 total_nodes(Search* S) noexcept nogil:
+    """Nodes of the main search and its helpers (read while they run: a count, not a sum)."""
+    cdef u64 total = S.nodes
+    cdef int i
+    for i in range(S.nhelpers):
+        total += (<Search*>S.helpers[i]).nodes
+    return total
+
+
 cdef inline void check_limits(Search* S) noexcept nogil:
     if not S.check_limits:
         return
-    if S.node_limit and S.nodes >= S.node_limit:
+    if S.node_limit and total_nodes(<Search*>S.main_search if S.main_search != NULL else S) \
+            >= S.node_limit:
         S.stop = 1
     elif S.deadline > 0 and now() >= S.deadline:
         S.stop = 1
@@ -587,6 +614,96 @@ cdef int search_root(Search* S, int alpha, int beta, int depth, int first) noexc
     return best
 
 
+# -- threads ----------------------------------------------------------------------------------
+
+cdef Search* new_search() noexcept nogil:
+    """A zeroed Search with its move buffers, or NULL when memory runs out."""
+    cdef Search* S = <Search*>malloc(sizeof(Search))
+    if S == NULL:
+        return NULL
+    memset(S, 0, sizeof(Search))
+    S.moves = <SMove*>malloc(MAX_PLY * SEARCH_MAX_MOVES * sizeof(SMove))
+    S.order = <int*>malloc(MAX_PLY * SEARCH_MAX_MOVES * sizeof(int))
+    S.gen_index = <int*>malloc(MAX_PLY * SEARCH_MAX_MOVES * sizeof(int))
+    if S.moves == NULL or S.order == NULL or S.gen_index == NULL:
+        free_search(S)
+        return NULL
+    return S
+
+
+cdef void free_search(Search* S) noexcept nogil:
+    """Free a Search and its buffers (not the table: the main search owns it)."""
+    if S != NULL:
+        free(S.moves)
+        free(S.order)
+        free(S.gen_index)
+        free(S)
+
+
+cdef void prepare_helper(Search* S, Search* H) noexcept nogil:
+    """Give a helper the main search's root, switches and table; its killers start empty, its
+    history stays its own from search to search."""
+    H.ops = S.ops
+    H.ctx = S.ctx
+    memcpy(H.pos, S.pos, POS_MAX)
+    memcpy(H.keys, S.keys, sizeof(S.keys))
+    H.root_index = S.root_index
+    H.nodes = 0
+    H.seldepth = 0
+    H.stop = 0
+    H.in_probcut = 0
+    H.main_search = <void*>S
+    H.node_limit = S.node_limit     # helpers stop themselves when all threads' nodes reach it
+    H.check_limits = 1 if S.node_limit else 0
+    H.deadline = 0
+    H.reductions = S.reductions
+    H.null_move = S.null_move
+    H.probcut = S.probcut
+    H.early_reductions = S.early_reductions
+    H.probe = S.probe
+    H.probe_ctx = S.probe_ctx
+    H.tb_hits = 0
+    H.tt = S.tt
+    H.tt_mask = S.tt_mask
+    H.generation = S.generation
+    H.nroot = S.nroot
+    memcpy(H.root_moves, S.root_moves, sizeof(S.root_moves))
+    memset(H.killers, 0, sizeof(H.killers))
+    memset(H.nulled, 0, sizeof(H.nulled))
+    H.helpers = NULL
+    H.nhelpers = 0
+
+
+cdef void helper_search(Search* H, int id, int max_depth) noexcept nogil:
+    """Iterative deepening of a helper until the main search stops it: even helpers one ply
+    ahead of the main search, odd ones level with it. Only the table keeps what it finds."""
+    cdef int d = 2 if id % 2 == 0 else 1
+    cdef int score, prev = 0, alpha, beta, delta, done = 0
+    while d <= max_depth and not H.stop:
+        delta = ASPIRATION_WINDOW
+        if done and d >= 5 and -MATE_BOUND < prev < MATE_BOUND:
+            alpha = prev - delta
+            beta = prev + delta
+        else:
+            alpha = -INF
+            beta = INF
+        while True:
+            score = search_root(H, alpha, beta, d, 0)
+            if H.stop:
+                return
+            if score <= alpha and alpha > -INF:
+                alpha = score - delta if score - delta > -INF else -INF
+                delta *= 2
+            elif score >= beta and beta < INF:
+                beta = score + delta if score + delta < INF else INF
+                delta *= 2
+            else:
+                break
+        prev = score
+        done = 1
+        d += 1
+
+
 # -- Python face ------------------------------------------------------------------------------
 
 def _mate_distance(int score):
@@ -607,6 +724,8 @@ cdef class Engine:
     belong to a variant, not to one Engine, so every search of that variant uses them."""
 
     cdef Search* S
+    cdef void* helper_searches[MAX_THREADS]   # Search* of the helper threads (threads - 1)
+    cdef int nthreads
     cdef readonly int hash_mb
     cdef object _lock
     cdef public bint searching
@@ -614,18 +733,13 @@ cdef class Engine:
     cdef object _tables_owner
 
     def __cinit__(self, *args, **kwargs):
-        self.S = <Search*>malloc(sizeof(Search))
+        self.S = new_search()
         if self.S == NULL:
             raise MemoryError()
-        memset(self.S, 0, sizeof(Search))
-        self.S.moves = <SMove*>malloc(MAX_PLY * SEARCH_MAX_MOVES * sizeof(SMove))
-        self.S.order = <int*>malloc(MAX_PLY * SEARCH_MAX_MOVES * sizeof(int))
-        self.S.gen_index = <int*>malloc(MAX_PLY * SEARCH_MAX_MOVES * sizeof(int))
-        if self.S.moves == NULL or self.S.order == NULL or self.S.gen_index == NULL:
-            raise MemoryError()
+        self.nthreads = 1
 
     def __init__(self, hash_mb=64, reductions=True, null_move=True, probcut=False,
-                 early_reductions=False, eval_file=None):
+                 early_reductions=False, eval_file=None, threads=1):
         self._lock = _threading.Lock()
         if eval_file is not None:
             from . import patterns
@@ -635,6 +749,31 @@ cdef class Engine:
         self.null_move = null_move
         self.probcut = probcut
         self.early_reductions = early_reductions
+        self.threads = threads
+
+    @property
+    def threads(self) -> int:
+        """Search threads (1 to 64): the main search and threads - 1 helpers sharing its
+        transposition table (lazy SMP, see the module's docstring). 1 by default."""
+        return self.nthreads
+
+    @threads.setter
+    def threads(self, value):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_THREADS:
+            raise ValueError(f"threads must be 1 to {MAX_THREADS}, not {value!r}")
+        self._not_searching("change the number of threads")
+        cdef int i
+        cdef Search* H
+        for i in range(self.nthreads - 1, value - 1, -1):        # fewer: free the extra ones
+            free_search(<Search*>self.helper_searches[i - 1])
+            self.helper_searches[i - 1] = NULL
+        for i in range(self.nthreads, value):                   # more: allocate
+            H = new_search()
+            if H == NULL:
+                self.nthreads = i
+                raise MemoryError("cannot allocate another search thread")
+            self.helper_searches[i - 1] = H
+        self.nthreads = value
 
     @property
     def early_reductions(self) -> bool:
@@ -698,12 +837,12 @@ cdef class Engine:
         self._tables_owner = tables
 
     def __dealloc__(self):
+        cdef int i
+        for i in range(self.nthreads - 1):
+            free_search(<Search*>self.helper_searches[i])
         if self.S != NULL:
-            free(self.S.moves)
-            free(self.S.order)
-            free(self.S.gen_index)
             free(self.S.tt)
-            free(self.S)
+            free_search(self.S)
 
     def resize(self, hash_mb):
         """Set the transposition table size in MB (rounded down to a power of two of buckets);
@@ -727,9 +866,12 @@ cdef class Engine:
     def new_game(self):
         """Forget the transposition table, killers and history (a new game starts)."""
         self._not_searching("start a new game")
+        cdef int i
         memset(self.S.tt, 0, (self.S.tt_mask + 1) * BUCKET * sizeof(TTEntry))
         memset(self.S.history, 0, sizeof(self.S.history))
         memset(self.S.killers, 0, sizeof(self.S.killers))
+        for i in range(self.nthreads - 1):
+            memset((<Search*>self.helper_searches[i]).history, 0, sizeof(self.S.history))
         self.S.generation = 0
 
     def _not_searching(self, what):
@@ -739,6 +881,12 @@ cdef class Engine:
     def stop(self):
         """End the running search as soon as possible (safe from any thread)."""
         self.S.stop = 1
+
+    def _helper(self, int index, int max_depth):
+        """A helper thread's body: its search runs without the GIL until the main one stops it."""
+        cdef Search* H = <Search*>self.helper_searches[index]
+        with nogil:
+            helper_search(H, index, max_depth)
 
     def hashfull(self) -> int:
         """Per mille of the first thousand entries used by the current search."""
@@ -838,6 +986,13 @@ cdef class Engine:
         best_raw = None
         completed = 0
         cdef int score, alpha, beta, delta, d, pv_idx, i
+        helpers = []
+        S.helpers = self.helper_searches
+        S.nhelpers = self.nthreads - 1
+        for i in range(S.nhelpers):
+            prepare_helper(S, <Search*>self.helper_searches[i])
+            helpers.append(_threading.Thread(target=self._helper, args=(i, max_depth), daemon=True))
+        started = False
         self.searching = True
         try:
             for d in range(1, max_depth + 1):
@@ -878,14 +1033,19 @@ cdef class Engine:
                 if len(iteration_lines) > 1:
                     self._sort_lines(iteration_lines)
                 S.check_limits = 1
+                if not started:
+                    # The helpers join once the first iteration, which always completes, is done.
+                    for thread in helpers:
+                        thread.start()
+                    started = True
                 if len(iteration_lines) == multipv:
                     completed = d
                     lines = [self._line(board, s, pv) for s, pv in iteration_lines]
                     best_raw = iteration_lines[0][1][0] if iteration_lines[0][1] else None
                     elapsed = _time.perf_counter() - start
                     if info is not None:
-                        info(SearchInfo(d, S.seldepth, S.nodes, elapsed, self.hashfull(), lines,
-                                        S.tb_hits))
+                        info(SearchInfo(d, S.seldepth, total_nodes(S), elapsed, self.hashfull(),
+                                        lines, S.tb_hits))
                 if S.stop:
                     break
                 elapsed = _time.perf_counter() - start
@@ -893,19 +1053,26 @@ cdef class Engine:
                     break
                 if S.nroot == 1 and (soft is not None) and not infinite:
                     break          # a forced move needs no more thought against the clock
-                if S.node_limit and S.nodes >= S.node_limit:
+                if S.node_limit and total_nodes(S) >= S.node_limit:
                     break
                 if (abs(lines[0].score) >= MATE_BOUND and not infinite and depth is None
                         and d > 2 * abs(lines[0].mate) + 4):
                     break          # the win or loss is proven; deeper search changes nothing
         finally:
+            for i in range(S.nhelpers):
+                (<Search*>self.helper_searches[i]).stop = 1
+            if started:
+                for thread in helpers:
+                    thread.join()
             self.searching = False
+        nodes = total_nodes(S)
+        S.nhelpers = 0
         elapsed = _time.perf_counter() - start
         if not lines:
             # Stopped before the first iteration finished: the first legal move, unscored.
             lines = [self._line(board, 0, [(<char*>&S.root_moves[0])[:sizeof(SMove)]])]
         best = lines[0]
-        return SearchResult(best.move, best.score, best.mate, completed, S.seldepth, S.nodes,
+        return SearchResult(best.move, best.score, best.mate, completed, S.seldepth, nodes,
                             elapsed, best.pv, lines, self.hashfull(), S.tb_hits)
 
     cdef void _sort_lines(self, list lines):

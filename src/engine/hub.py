@@ -15,7 +15,7 @@ import sys
 
 from . import Board, __version__
 from .errors import EngineError
-from .protocol import ENGINE_AUTHOR, ENGINE_NAME, Session, quote
+from .protocol import ENGINE_AUTHOR, ENGINE_NAME, MAX_THREADS, Session, quote
 
 HUB_VARIANTS = ["international", "spanish", "checkers", "turkish", "gothic-checkers"]
 # Other engines' names for our variants: Scan calls International draughts "normal".
@@ -92,11 +92,12 @@ class HubSession(Session):
         self.send(f'id name={ENGINE_NAME} version={__version__} author="{ENGINE_AUTHOR}"')
         self.send(f'param name=variant value={self.variant} type=enum values="{" ".join(HUB_VARIANTS)}"')
         self.send(f"param name=hash value={self.hash_mb} type=int min=1 max=65536")
+        self.send(f"param name=threads value={self.engine.threads} type=int min=1 max={MAX_THREADS}")
         self.send("param name=eval-file value=<shipped> type=string")
         self.send("wait")
 
     def cmd_set_param(self, args):
-        """variant and hash; a parameter this engine does not know is ignored, as the protocol
+        """variant, hash, threads and eval-file; a parameter this engine does not know is ignored, as the protocol
         says of anything either side does not know."""
         name, value = args.get("name"), args.get("value", "")
         if name == "variant":
@@ -113,6 +114,11 @@ class HubSession(Session):
             if not value.isdigit() or len(value) > 6 or not 1 <= int(value) <= 65536:
                 raise EngineError(f"hash must be 1 to 65536 MB, not {quote(value)}")
             self.resize_hash(int(value))
+        elif name == "threads":
+            if not value.isdigit() or len(value) > 3 or not 1 <= int(value) <= MAX_THREADS:
+                raise EngineError(f"threads must be 1 to {MAX_THREADS}, not {quote(value)}")
+            self.cmd_stop({})
+            self.engine.threads = int(value)
 
     def cmd_init(self, args):
         self.send("ready")

@@ -10,7 +10,7 @@ import sys
 
 from . import Board, PerftStopped, __version__, perft, variants
 from .errors import EngineError
-from .protocol import ENGINE_AUTHOR, ENGINE_NAME, Session, quote
+from .protocol import ENGINE_AUTHOR, ENGINE_NAME, MAX_THREADS, Session, quote
 
 MAX_HASH = 65536
 MAX_MULTIPV = 64
@@ -43,6 +43,7 @@ class UciSession(Session):
         self.send(f"id author {ENGINE_AUTHOR}")
         self.send(f"option name Hash type spin default {self.hash_mb} min 1 max {MAX_HASH}")
         self.send("option name Clear Hash type button")
+        self.send(f"option name Threads type spin default {self.engine.threads} min 1 max {MAX_THREADS}")
         self.send(f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")
         self.send(f"option name Move Overhead type spin default {self.move_overhead} min 0 max 5000")
         self.send("option name Ponder type check default false")
@@ -89,6 +90,11 @@ class UciSession(Session):
         elif key == "clear hash":
             self.cmd_stop([])
             self.engine.new_game()
+        elif key == "threads":
+            number = self._int(value, 1, MAX_THREADS, name)
+            if number is not None:
+                self.cmd_stop([])
+                self.engine.threads = number
         elif key == "multipv":
             number = self._int(value, 1, MAX_MULTIPV, name)
             if number is not None:
