@@ -24,9 +24,12 @@ class Rules:
     king_dirs: tuple
     flying: bool
     immediate: bool             # immediate removal and no 180-degree turn
-    precedence: str             # "free", "quantity", "quality"
+    precedence: str             # "free", "quantity", "quality", "king first"
     stop_on_back_row: bool      # a man reaching the far row in a capture stops there
     lateral: bool = False       # Chapinas
+    crown_and_continue: bool = False   # Russian: crowned there at once, goes on as a king
+    killer: bool = False        # Killer: a capture that takes a king last ends right behind it
+    men_take_kings: bool = True  # Italian: a man never takes a king
 
 
 RULES = {
@@ -40,6 +43,25 @@ RULES = {
     "gothic-checkers": Rules(8, None, tuple(FWD), (N, (1, 1), (-1, 1), E, W), tuple(DIAG) + ORTH,
                              False, False, "quantity", True),
 }
+# Variants that other engines play: Brazilian is International on 8x8; Russian lets men capture
+# backwards, free choice, a man crowned in a capture goes on as a king; pool checkers the same but
+# the man goes on as a man; Czech: men capture forwards, a king's capture comes first. Antidraughts
+# and breakthrough move exactly as International (only who wins differs).
+RULES["brazilian"] = Rules(8, True, tuple(FWD), tuple(DIAG), tuple(DIAG), True, False, "quantity", False)
+RULES["russian"] = Rules(8, True, tuple(FWD), tuple(DIAG), tuple(DIAG), True, False, "free", False,
+                         crown_and_continue=True)
+RULES["pool"] = Rules(8, True, tuple(FWD), tuple(DIAG), tuple(DIAG), True, False, "free", False)
+RULES["czech"] = Rules(8, True, tuple(FWD), tuple(FWD), tuple(DIAG), True, False, "king first", True)
+RULES["antidraughts"] = RULES["breakthrough"] = RULES["international"]
+RULES["killer"] = Rules(10, True, tuple(FWD), tuple(DIAG), tuple(DIAG), True, False, "quantity", False,
+                        killer=True)
+# Italian: light-coloured playing squares (the near right corner is one), short kings, men
+# capture forwards and never a king; the most pieces, then with a king, then the most kings,
+# then the sequence that meets a king first.
+RULES["italian"] = Rules(8, False, tuple(FWD), tuple(FWD), tuple(DIAG), False, False, "italian", True,
+                         men_take_kings=False)
+CHECKERS_NUMBERING = ("checkers", "brazilian", "russian", "pool", "czech")
+INTERNATIONAL_NUMBERING = ("international", "antidraughts", "breakthrough", "killer")
 ALGEBRAIC = ("turkish", "gothic-checkers")
 
 
@@ -57,16 +79,20 @@ def square_name(variant: str, f: int, r: int) -> str:
 def number_to_coords(variant: str, n) -> tuple[int, int]:
     if variant in ALGEBRAIC:
         return "abcdefgh".index(n[0]), int(n[1:]) - 1
-    if variant == "international":               # §4.1
+    if variant in INTERNATIONAL_NUMBERING:       # §4.1
         r, k = divmod(n - 1, 5)
         rank = 10 - r
         file = 2 * k + 2 if rank % 2 == 0 else 2 * k + 1
         return file - 1, rank - 1
-    if variant == "checkers":                    # §9.1
+    if variant in CHECKERS_NUMBERING:            # §9.1
         r, k = divmod(n - 1, 4)
         rank = 8 - r
         file = 2 * k + 2 if rank % 2 == 0 else 2 * k + 1
         return file - 1, rank - 1
+    if variant == "italian":                     # 1 = a8 ... 4 = g8, 5 = b7 ... 32 = h1
+        r, k = divmod(n - 1, 4)
+        rank = 7 - r
+        return (2 * k if rank % 2 == 1 else 2 * k + 1), rank
     size = 8 if variant == "spanish" else 10     # §6.1, §2.1
     per = size // 2
     r, k = divmod(n - 1, per)
@@ -139,7 +165,16 @@ class Position:
         if not sequences:
             return []
         prec = self.rules.precedence
-        if prec != "free":
+        if prec == "king first" and any(self.pieces[s[0]][1] for s in sequences):
+            sequences = [s for s in sequences if self.pieces[s[0]][1]]
+        elif prec == "italian":
+            def score(seq):
+                caps = seq[2]
+                kings = [i for i, c in enumerate(caps) if self.pieces[c][1]]
+                return (len(caps), self.pieces[seq[0]][1], len(kings), -(kings[0] if kings else 99))
+            best = max(score(s) for s in sequences)
+            sequences = [s for s in sequences if score(s) == best]
+        elif prec in ("quantity", "quality"):
             def score(seq):
                 caps = seq[2]
                 kings = sum(1 for c in caps if self.pieces[c][1])
@@ -161,7 +196,7 @@ class Position:
             return False
         return True
 
-    def _extend(self, start, cur, king, captured, lastdir, out):
+    def _extend(self, start, cur, king, captured, lastdir, out, crowned=False):
         colour = self.turn
         found = False
         dirs = self.rules.king_dirs if king else self.dirs(self.rules.man_captures, colour)
@@ -178,6 +213,8 @@ class Position:
             victim = (x, y)
             if self.pieces[victim][0] == colour or victim in captured:
                 continue
+            if not king and not self.rules.men_take_kings and self.pieces[victim][1]:
+                continue
             # Landing squares beyond it.
             landings = []
             x, y = x + df, y + dr
@@ -186,17 +223,41 @@ class Position:
                 if not (king and self.rules.flying):
                     break
                 x, y = x + df, y + dr
+            if king and self.rules.flying and self.rules.precedence in ("free", "king first"):
+                # A flying king that can capture again from some landing squares must use one.
+                going_on = [land for land in landings
+                            if self._can_capture_from(start, land, captured + [victim])]
+                landings = going_on or landings
             for land in landings:
                 found = True
                 caps = captured + [victim]
                 reaches_far_row = not king and land[1] == self.far_row(colour)
                 if reaches_far_row and self.rules.stop_on_back_row:
                     out.append((start, land, caps, True))
+                elif reaches_far_row and self.rules.crown_and_continue:
+                    self._extend(start, land, True, caps, (df, dr), out, crowned=True)
                 else:
-                    self._extend(start, land, king, caps, (df, dr), out)
+                    self._extend(start, land, king, caps, (df, dr), out, crowned)
         if not found and captured:
-            promote = not king and cur[1] == self.far_row(colour)
+            victim = captured[-1]
+            if self.rules.killer and self.pieces[victim][1] and \
+                    cur != (victim[0] + lastdir[0], victim[1] + lastdir[1]):
+                return
+            promote = crowned or (not king and cur[1] == self.far_row(colour))
             out.append((start, cur, captured, promote))
+
+    def _can_capture_from(self, start, sq, captured) -> bool:
+        """Whether a flying king on sq could jump a live enemy piece."""
+        for df, dr in self.rules.king_dirs:
+            x, y = sq[0] + df, sq[1] + dr
+            while self.on_board(x, y) and not self._blocked((x, y), start, captured):
+                x, y = x + df, y + dr
+            if not self.on_board(x, y) or (x, y) in captured or self.pieces[(x, y)][0] == self.turn:
+                continue
+            bx, by = x + df, y + dr
+            if self.on_board(bx, by) and not self._blocked((bx, by), start, captured):
+                return True
+        return False
 
     def play(self, move) -> "Position":
         frm, to, caps, promote = move

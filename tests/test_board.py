@@ -7,7 +7,8 @@ import pytest
 import engine
 from conftest import random_game
 
-VARIANTS = ["international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers"]
+VARIANTS = ["international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers", "brazilian",
+            "russian", "pool", "czech", "italian", "killer", "antidraughts", "breakthrough"]
 
 
 def snapshot(board):

@@ -8,6 +8,16 @@ START = {
     "international": [9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423],
     "checkers": [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680],
     "spanish": [7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860866],
+    # The published figures of the variants other engines play (duplicate captures dropped).
+    "russian": [7, 49, 302, 1469, 7482, 37986, 190146, 929899, 4570586],
+    "brazilian": [7, 49, 302, 1469, 7473, 37628, 187302, 907830, 4431766],
+    "pool": [7, 49, 302, 1469, 7482, 37986, 190146, 929896, 4570534],
+    "czech": [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963671],
+    "italian": [7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860875],
+    # International's moves; only who wins differs.
+    "antidraughts": [9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423],
+    "breakthrough": [9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423],
+    "killer": [9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423],
 }
 
 POSITIONS = {
@@ -17,6 +27,9 @@ POSITIONS = {
                  [6, 12, 30, 73, 215, 590, 1944, 6269, 22369]),
     "allkings": ("W:WK31-K50:BK1-K20", [17, 79, 352, 1399, 7062, 37589, 217575]),
 }
+# The same position under Killer's rule (a king's capture that takes a king last stops right
+# behind it), as published.
+KILLER_RANDOM178 = [14, 55, 1168, 5165, 84326, 573965, 8476150]
 
 
 @pytest.mark.parametrize("variant", sorted(START))
@@ -36,6 +49,16 @@ def test_international_positions(name):
     fen, counts = POSITIONS[name]
     board = engine.Board("international", fen)
     assert [engine.perft(board, d) for d in range(1, len(counts) + 1)] == counts
+
+
+def test_killer_perft():
+    board = engine.Board("killer", POSITIONS["random178"][0])
+    assert [engine.perft(board, d) for d in range(1, 8)] == KILLER_RANDOM178
+
+
+@pytest.mark.slow
+def test_killer_perft_8():
+    assert engine.perft(engine.Board("killer", POSITIONS["random178"][0]), 8) == 78944517
 
 
 def test_perft_depth_zero_is_one():

@@ -9,7 +9,8 @@ import pytest
 import engine
 import reference_draughts as ref
 
-VARIANTS = ["international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers"]
+VARIANTS = ["international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers", "brazilian",
+            "russian", "pool", "czech", "italian", "killer", "antidraughts", "breakthrough"]
 
 
 def engine_moves(board):

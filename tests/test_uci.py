@@ -30,11 +30,13 @@ def test_handshake(uci):
         "option name Reductions type check default true",
         "option name NullMove type check default true",
         "option name ProbCut type check default false",
+        "option name EarlyReductions type check default false",
         "option name EgdbPath type string default <empty>",
         "option name EvalFile type string default <shipped>",
         "option name UCI_Variant type combo default international var international var spanish "
-        "var checkers var chapinas var turkish var gothic-checkers var dipole var dipole10 var superajedrez "
-        "var superdimensiones",
+        "var checkers var chapinas var turkish var gothic-checkers var brazilian var russian var pool "
+        "var czech var italian var killer var antidraughts var breakthrough var dipole var dipole10 "
+        "var superajedrez var superdimensiones",
         "uciok",
     ]
     assert uci.send("isready") == ["readyok"]
@@ -134,7 +136,8 @@ ERRORS = [
     ("setoption Hash 5", "info string error setoption needs 'name <option> [value <value>]'"),
     ("setoption name UCI_Variant value chess",
      "info string error unknown variant 'chess' (known: international spanish checkers chapinas "
-     "turkish gothic-checkers dipole dipole10 superajedrez superdimensiones)"),
+     "turkish gothic-checkers brazilian russian pool czech italian killer antidraughts breakthrough "
+     "dipole dipole10 superajedrez superdimensiones)"),
     ("go depth", "info string error go depth needs a value"),
     ("go depth x", "info string error go depth needs a number, not 'x'"),
     ("go sideways 3", "info string error unknown go parameter 'sideways'"),

@@ -7,7 +7,7 @@ from ._game cimport GameBoard, GameOps, SMove
 cdef enum:
     MAX_MOVES = 512        # per position; generators never write past it
     NDIR = 10              # see geometry.DIRECTIONS
-    MAX_VARIANTS = 8
+    MAX_VARIANTS = 16
     MAX_REGIONS = 32       # learned evaluation: regions of the board (see patterns.py)
     REGION_SQUARES = 8     # squares of a region: 3^8 = 6561 contents
     N_DENSE = 11           # learned evaluation: whole-board terms (patterns.DENSE_TERMS)
@@ -17,8 +17,14 @@ cdef enum:
     PREC_FREE = 0
     PREC_QUANTITY = 1
     PREC_QUALITY = 2
+    PREC_KING_FIRST = 3
+    PREC_ITALIAN = 4
     PROMO_STOP = 0
     PROMO_CONTINUE = 1
+    PROMO_KING = 2
+    WIN_NORMAL = 0           # who cannot move loses
+    WIN_LOSING = 1           # who cannot move wins (antidraughts)
+    WIN_FIRST_KING = 2       # the first king wins (breakthrough)
 
 # Why a game ended (mirrors types.Termination).
 cdef enum:
@@ -34,6 +40,7 @@ cdef enum:
     END_SAQUE = 9
     END_LONE_PIECE = 10      # Turkish: one piece against two or more with a king: a loss
     END_ONE_AGAINST_ONE = 11 # Turkish: one piece each and no capture: a draw
+    END_FIRST_KING = 17      # breakthrough: the other side has crowned a king: a loss
 
 ctypedef struct Rules:
     int nsq
@@ -56,6 +63,11 @@ ctypedef struct Rules:
     int immediate             # immediate removal and no 180-degree turn
     int precedence
     int promo_in_capture
+    int win_rule
+    int killer                # Killer: a king's capture ending on a king stops right behind it
+    u64 kings_immune          # all ones in Italian draughts, where a man never takes a king
+    int track                 # Killer or Italian: captures keep their last piece and first king
+    int must_go_on            # flying kings under free choice must land where they can go on
     int lateral               # Chapinas' sideways king step on the far row
     int numbered
     int king_moves_limit

@@ -88,6 +88,11 @@ def register_rules(spec) -> int:
     R.immediate = spec.immediate_removal
     R.precedence = spec.precedence
     R.promo_in_capture = spec.promotion_in_capture
+    R.win_rule = spec.win_rule
+    R.killer = spec.killer
+    R.kings_immune = 0 if spec.men_take_kings else <u64>-1
+    R.track = 1 if spec.killer or spec.precedence == PREC_ITALIAN else 0
+    R.must_go_on = 1 if spec.flying_kings and spec.precedence in (PREC_FREE, PREC_KING_FIRST) else 0
     R.lateral = spec.lateral_king_move
     R.numbered = spec.numbered_pieces
     R.king_moves_limit = spec.king_moves_limit
@@ -135,9 +140,15 @@ ctypedef struct Gen:
     u64 occ                # occupied squares, with the moving piece lifted off its square
     u64 enemies
     u64 enemy_kings
+    u64 man_targets        # the enemy pieces a man may take (not kings in Italian draughts)
     u64 promo              # the mover's crowning row
     int us
     int frm
+    int mover_king         # the capturing piece started as a king (Czech precedence)
+    int crowned            # a man crowned during this capture goes on as a king (Russian)
+    u64 victim             # the piece taken last, and the square right behind it (Killer)
+    int first_king         # captures made before the first king was taken (Italian), 64: none
+    u64 behind
     # Path mode: collect every landing path of one given move instead of generating moves.
     int path_mode
     int target_to
@@ -163,6 +174,12 @@ cdef void add_capture(Gen* g, int to, u64 captured, int promote) noexcept nogil:
         score = bb_popcount(captured)
     elif g.R.precedence == PREC_QUALITY:
         score = bb_popcount(captured) * 64 + bb_popcount(captured & g.enemy_kings)
+    elif g.R.precedence == PREC_KING_FIRST:
+        score = g.mover_king
+    elif g.R.precedence == PREC_ITALIAN:
+        # The most pieces; then with a king; then the most kings; then a king taken earliest.
+        score = (bb_popcount(captured) << 14) + (g.mover_king << 13) \
+            + (bb_popcount(captured & g.enemy_kings) << 7) + (64 - g.first_king)
     else:
         score = 0
     if score < g.best:
@@ -193,7 +210,7 @@ cdef void man_captures(Gen* g, int cur, u64 captured, int lastdir) noexcept nogi
         d = R.man_cap[g.us][i]
         if R.immediate and lastdir >= 0 and d == R.opposite[lastdir]:
             continue
-        v = step(R, (<u64>1) << cur, d) & g.enemies & ~captured
+        v = step(R, (<u64>1) << cur, d) & g.man_targets & ~captured
         if not v:
             continue
         land = step(R, v, d) & ~occ
@@ -205,6 +222,11 @@ cdef void man_captures(Gen* g, int cur, u64 captured, int lastdir) noexcept nogi
         g.plen += 1
         if R.promo_in_capture == PROMO_STOP and (land & g.promo):
             add_capture(g, land_sq, captured | v, 1)
+        elif R.promo_in_capture == PROMO_KING and (land & g.promo):
+            # Crowned on the spot: the capture goes on, if it can, as a king's.
+            g.crowned = 1
+            king_captures(g, land_sq, captured | v, d)
+            g.crowned = 0
         else:
             man_captures(g, land_sq, captured | v, d)
         g.plen -= 1
@@ -215,7 +237,8 @@ cdef void man_captures(Gen* g, int cur, u64 captured, int lastdir) noexcept nogi
 cdef void king_captures(Gen* g, int cur, u64 captured, int lastdir) noexcept nogil:
     cdef const Rules* R = g.R
     cdef int i, d, b, l, found = 0
-    cdef u64 ray, blk, vb, beyond, land
+    cdef u64 ray, blk, vb, beyond, land, saved_victim = 0, saved_behind = 0
+    cdef int saved_first = 64
     cdef u64 occ = g.occ & ~captured if R.immediate else g.occ
     for i in range(R.n_king_dir):
         d = R.king_dir[i]
@@ -245,6 +268,19 @@ cdef void king_captures(Gen* g, int cur, u64 captured, int lastdir) noexcept nog
         if not land:
             continue
         found = 1
+        if R.must_go_on:
+            # A flying king that can go on capturing from some landing squares must land on
+            # one of those (Russian, Czech, pool); where the most pieces must be taken, this
+            # follows from the precedence already.
+            land = continuing_landings(g, land, captured | vb, d)
+        if R.track:
+            saved_victim = g.victim
+            saved_behind = g.behind
+            saved_first = g.first_king
+            g.victim = vb
+            g.behind = step(R, vb, d)
+            if g.first_king == 64 and (vb & g.enemy_kings):
+                g.first_king = bb_popcount(captured)
         while land:
             l = bb_lsb(land)
             land &= land - 1
@@ -252,14 +288,47 @@ cdef void king_captures(Gen* g, int cur, u64 captured, int lastdir) noexcept nog
             g.plen += 1
             king_captures(g, l, captured | vb, d)
             g.plen -= 1
+        if R.track:
+            g.victim = saved_victim
+            g.behind = saved_behind
+            g.first_king = saved_first
     if not found and captured:
-        add_capture(g, cur, captured, 0)
+        # Killer: a capture whose last piece taken is a king ends right behind it.
+        if R.killer and (g.victim & g.enemy_kings) and not (((<u64>1) << cur) & g.behind):
+            return
+        add_capture(g, cur, captured, g.crowned)
+
+
+cdef u64 continuing_landings(Gen* g, u64 land, u64 captured, int lastdir) noexcept nogil:
+    """The landing squares of a flying king from which it can capture again (all of land when
+    none can): the first step of king_captures from each square."""
+    cdef const Rules* R = g.R
+    cdef u64 out = 0, occ = g.occ & ~captured if R.immediate else g.occ, ray, blk, vb, rest = land
+    cdef int i, d, b, l
+    while rest:
+        l = bb_lsb(rest)
+        rest &= rest - 1
+        for i in range(R.n_king_dir):
+            d = R.king_dir[i]
+            if d == R.opposite[lastdir]:
+                continue              # back along the line: the piece just taken blocks it
+            ray = R.ray[d][l]
+            blk = ray & occ
+            if not blk:
+                continue
+            b = nearest(blk, R.up[d])
+            vb = (<u64>1) << b
+            if (vb & g.enemies & ~captured) and (step(R, vb, d) & ~occ):
+                out |= (<u64>1) << l
+                break
+    return out if out else land
 
 
 cdef inline u64 men_that_capture(const Pos* p, const Rules* R, u64 empty, int us) noexcept nogil:
     """Men of side `us` with at least one capture (a cheap whole-board test)."""
     cdef int i, d, o
-    cdef u64 men = p.pieces[us] & ~p.kings, enemies = p.pieces[us ^ 1], hit, res = 0
+    cdef u64 men = p.pieces[us] & ~p.kings, hit, res = 0
+    cdef u64 enemies = p.pieces[us ^ 1] & ~(p.kings & R.kings_immune)
     for i in range(R.n_man_cap):
         d = R.man_cap[us][i]
         hit = step(R, step(R, men, d) & enemies, d) & empty
@@ -280,9 +349,16 @@ cdef int gen_captures(const Pos* p, const Rules* R, DMove* out, Gen* g) noexcept
     g.best = 0
     g.enemies = p.pieces[us ^ 1]
     g.enemy_kings = p.pieces[us ^ 1] & p.kings
+    g.man_targets = g.enemies & ~(g.enemy_kings & R.kings_immune)
     g.promo = R.promo[us]
     g.us = us
     g.plen = 0
+    g.crowned = 0
+    g.mover_king = 0
+    if R.track:
+        g.victim = 0
+        g.behind = 0
+        g.first_king = 64
     kings = p.pieces[us] & p.kings
     men = men_that_capture(p, R, empty, us)
     while men:
@@ -291,6 +367,7 @@ cdef int gen_captures(const Pos* p, const Rules* R, DMove* out, Gen* g) noexcept
         g.frm = bb_lsb(b)
         g.occ = occ ^ b
         man_captures(g, g.frm, 0, -1)
+    g.mover_king = 1
     while kings:
         b = kings & (~kings + 1)
         kings ^= b
@@ -451,9 +528,15 @@ cdef int capture_paths(const Pos* p, const Rules* R, const DMove* m, uint8_t* pa
     cdef u64 b = (<u64>1) << m.frm
     g.enemies = p.pieces[us ^ 1]
     g.enemy_kings = p.pieces[us ^ 1] & p.kings
+    g.man_targets = g.enemies & ~(g.enemy_kings & R.kings_immune)
     g.promo = R.promo[us]
     g.us = us
     g.frm = m.frm
+    g.crowned = 0
+    g.mover_king = 1 if p.kings & b else 0
+    g.victim = 0
+    g.behind = 0
+    g.first_king = 64
     g.occ = (p.pieces[0] | p.pieces[1]) ^ b
     if p.kings & b:
         king_captures(&g, m.frm, 0, -1)
@@ -581,6 +664,8 @@ cdef int rule_draw(const Pos* p, const Rules* R) noexcept nogil:
     cdef int s, nk, total, mine, theirs
     cdef DMove buf[MAX_MOVES]
     cdef Gen g
+    if R.win_rule == WIN_FIRST_KING and (p.pieces[p.stm ^ 1] & p.kings):
+        return END_FIRST_KING
     if R.turkish_endings:
         mine = bb_popcount(p.pieces[p.stm])
         theirs = bb_popcount(p.pieces[p.stm ^ 1])

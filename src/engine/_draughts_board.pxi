@@ -550,10 +550,12 @@ cdef class DraughtsBoard(GameBoard):
         """The Outcome of the game if it has ended (by the variant's rules), else None."""
         cdef int us = self.pos.stm
         cdef int code = END_NONE
+        # Who cannot move loses; in antidraughts, wins.
+        cdef int stuck_winner = us if self.R.win_rule == WIN_LOSING else us ^ 1
         if self.pos.pieces[us] == 0:
-            return Outcome(Termination.NO_PIECES, Color(us ^ 1))
+            return Outcome(Termination.NO_PIECES, Color(stuck_winner))
         if gen_moves(&self.pos, self.R, self.buf) == 0:
-            return Outcome(Termination.NO_MOVES, Color(us ^ 1))
+            return Outcome(Termination.NO_MOVES, Color(stuck_winner))
         if self.repetitions() >= 3:
             code = END_REPETITION
         else:
@@ -561,7 +563,7 @@ cdef class DraughtsBoard(GameBoard):
         if code == END_NONE:
             return None
         termination = Termination(code)
-        if code == END_LONE_PIECE:
+        if code == END_LONE_PIECE or code == END_FIRST_KING:
             return Outcome(termination, Color(us ^ 1))
         if self.spec.value_tiebreak:
             values = self._values()

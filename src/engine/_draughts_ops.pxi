@@ -65,10 +65,15 @@ cdef int _op_draw_result(const void* ctx, const void* pos) noexcept nogil:
 
 
 cdef int _op_rule_end(const void* ctx, const void* pos) noexcept nogil:
-    cdef int code = rule_draw(<const Pos*>pos, <const Rules*>ctx)
+    cdef const Rules* R = <const Rules*>ctx
+    cdef const Pos* p = <const Pos*>pos
+    if R.win_rule == WIN_LOSING and not (side_can_capture(p, R, p.stm)
+                                         or _op_has_quiet_move(ctx, pos)):
+        return RULE_WIN          # antidraughts: the side that cannot move has won
+    cdef int code = rule_draw(p, R)
     if code == END_NONE:
         return RULE_NONE
-    if code == END_LONE_PIECE:
+    if code == END_LONE_PIECE or code == END_FIRST_KING:
         return RULE_LOSS
     return _values_result(<const Rules*>ctx, <const Pos*>pos)
 

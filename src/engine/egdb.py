@@ -31,6 +31,7 @@ from ._egdb import TableSet
 from ._stacks import StackTableSet, stack_variants
 from .errors import EngineError
 from .geometry import algebraic
+from .variants import DRAUGHTS_VARIANTS
 
 FORMAT = 1
 MANIFEST = "manifest.json"
@@ -108,8 +109,9 @@ def _write_json(path: Path, data: dict) -> None:
 
 
 def table_variants() -> list[str]:
-    """The games that have endgame tables: the draughts games and Dipole."""
-    return draughts_variants() + stack_variants()
+    """The games that have endgame tables: the draughts games whose player without a move
+    loses, and Dipole."""
+    return [v for v in draughts_variants() if DRAUGHTS_VARIANTS[v].has_tables] + stack_variants()
 
 
 def _check_variant(variant: str) -> None:

@@ -17,9 +17,11 @@ from . import Board, __version__
 from .errors import EngineError
 from .protocol import ENGINE_AUTHOR, ENGINE_NAME, MAX_THREADS, Session, quote
 
-HUB_VARIANTS = ["international", "spanish", "checkers", "turkish", "gothic-checkers"]
-# Other engines' names for our variants: Scan calls International draughts "normal".
-HUB_ALIASES = {"normal": "international"}
+HUB_VARIANTS = ["international", "spanish", "checkers", "turkish", "gothic-checkers", "brazilian",
+                "russian", "pool", "czech", "italian", "killer", "antidraughts", "breakthrough"]
+# Other engines' names for our variants: Scan calls International draughts "normal",
+# breakthrough "bt" and antidraughts "losing".
+HUB_ALIASES = {"normal": "international", "bt": "breakthrough", "losing": "antidraughts"}
 MAX_SECONDS = 1e7         # a time beyond this (about four months) is a mistake, not a clock
 MAX_DEPTH = 126
 MAX_NODES = 2 ** 62
@@ -103,8 +105,9 @@ class HubSession(Session):
         if name == "variant":
             variant = HUB_ALIASES.get(value, value)
             if variant not in HUB_VARIANTS:
+                aliases = ", ".join(f"{a} is {ours}" for a, ours in HUB_ALIASES.items())
                 raise EngineError(f"unknown variant {quote(value)} (known: {' '.join(HUB_VARIANTS)}; "
-                                  f"normal is international)")
+                                  f"{aliases})")
             self.cmd_stop({})
             self.variant = variant
             self.board = Board(variant)

@@ -30,7 +30,9 @@ from dataclasses import dataclass, field
 from . import Board
 from .errors import EngineError
 
-GAME_TYPES = {"20": "international", "21": "checkers", "24": "spanish", "30": "turkish"}
+# The PDN standard's GameType numbers of the games played here.
+GAME_TYPES = {"20": "international", "21": "checkers", "22": "italian", "23": "pool", "24": "spanish", "25": "russian",
+              "26": "brazilian", "29": "czech", "30": "turkish"}
 RESULTS = {"1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*"}
 # English piece letters -> Spanish (RULES.md §7.9): king, queen, rook, bishop, knight.
 ENGLISH_TO_SPANISH = {"K": "R", "Q": "D", "R": "T", "B": "A", "N": "C"}

@@ -40,6 +40,7 @@ class Termination(enum.Enum):
     INSUFFICIENT_MATERIAL = 14
     FIFTY_MOVES = 15        # Superajedrez: 50 moves each without capture, pawn move or placement
     SUB_GAMES = 16          # Super Dimensiones: both sub-games have ended
+    FIRST_KING = 17         # breakthrough: the other side crowned a king first
 
     @property
     def description(self) -> str:
@@ -63,6 +64,7 @@ _DESCRIPTIONS = {
     Termination.INSUFFICIENT_MATERIAL: "insufficient material",
     Termination.FIFTY_MOVES: "50 moves without capture, pawn move or placement",
     Termination.SUB_GAMES: "both sub-games ended",
+    Termination.FIRST_KING: "a king crowned",
 }
 
 

@@ -50,6 +50,7 @@ class UciSession(Session):
         self.send("option name Reductions type check default true")
         self.send("option name NullMove type check default true")
         self.send("option name ProbCut type check default false")
+        self.send("option name EarlyReductions type check default false")
         self.send("option name EgdbPath type string default <empty>")
         self.send("option name EvalFile type string default <shipped>")
         self.send(f"option name UCI_Variant type combo default {self.variant} "
@@ -103,7 +104,7 @@ class UciSession(Session):
             number = self._int(value, 0, 5000, name)
             if number is not None:
                 self.move_overhead = number
-        elif key in ("ponder", "reductions", "nullmove", "probcut"):
+        elif key in ("ponder", "reductions", "nullmove", "probcut", "earlyreductions"):
             if value.lower() not in ("true", "false"):
                 self.error(f"option {name} takes true or false, not {quote(value)}")
             elif key == "reductions":
@@ -115,6 +116,9 @@ class UciSession(Session):
             elif key == "probcut":
                 self.cmd_stop([])
                 self.engine.probcut = value.lower() == "true"
+            elif key == "earlyreductions":
+                self.cmd_stop([])
+                self.engine.early_reductions = value.lower() == "true"
         elif key == "uci_variant":
             if value not in variants():
                 self.error(f"unknown variant {quote(value)} (known: {' '.join(variants())})")

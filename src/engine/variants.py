@@ -13,10 +13,18 @@ from typing import Callable
 
 from .geometry import E, N, NE, NW, S, SE, SW, W, Geometry, algebraic, build_geometry
 
-# Capture precedence.
-FREE, QUANTITY, QUALITY = 0, 1, 2
-# A man that reaches the far row in the middle of a capture...
-STOP, CONTINUE_AS_MAN = 0, 1
+# Capture precedence: free choice; the most pieces; the most pieces, then the most kings
+# (Spanish); a king's capture before a man's, then free choice (Czech); the most pieces, then
+# with a king, then the most kings, then the king taken earliest (Italian).
+FREE, QUANTITY, QUALITY, KING_FIRST, ITALIAN = 0, 1, 2, 3, 4
+# A man that reaches the far row in the middle of a capture: stops there and is crowned; goes
+# on capturing as a man (crowned only if it ends there); is crowned at once and goes on
+# capturing as a king (Russian).
+STOP, CONTINUE_AS_MAN, CONTINUE_AS_KING = 0, 1, 2
+# How a game is won: the player who cannot move loses (every classic variant); the player who
+# cannot move wins (antidraughts, "losing"); the first player to crown a king wins
+# (breakthrough).
+NORMAL, LOSING, FIRST_KING = 0, 1, 2
 
 
 def _fmjd_number(n: int) -> tuple[int, int]:
@@ -32,6 +40,15 @@ def _english_number(n: int) -> tuple[int, int]:
     r, k = divmod(n - 1, 4)
     rank = 7 - r
     file = 2 * k + 1 if (rank + 1) % 2 == 0 else 2 * k
+    return file, rank
+
+
+def _italian_number(n: int) -> tuple[int, int]:
+    """Italian numbering on the board whose near right corner is playable: 1 = a8 (Black's
+    right-hand corner), 4 = g8, 5 = b7 ... 32 = h1 (White's), left to right, top to bottom."""
+    r, k = divmod(n - 1, 4)
+    rank = 7 - r
+    file = 2 * k if rank % 2 == 1 else 2 * k + 1
     return file, rank
 
 
@@ -77,6 +94,10 @@ class DraughtsVariant:
     value_tiebreak: bool = False      # Chapinas: draws decided by the sum of piece numbers
     turkish_endings: bool = False     # lone-piece loss, one-against-one draw
     main_diagonal: tuple[int, ...] = ()
+    win_rule: int = NORMAL
+    killer: bool = False              # a capture whose last piece taken is a king ends right behind it
+    men_take_kings: bool = True       # False in Italian draughts
+    has_tables: bool = True           # endgame tables (which assume that no move loses)
 
     def __post_init__(self) -> None:
         self.geometry: Geometry = build_geometry(self.size, self.colour)
@@ -159,7 +180,6 @@ _register(DraughtsVariant(
     main_diagonal=(1, 6, 12, 17, 23, 28, 34, 39, 45, 50),
 ))
 
-
 def _rows(ranks: tuple[int, ...]) -> str:
     return ",".join(f"{f}{r}" for r in ranks for f in "abcdefgh")
 
@@ -177,6 +197,67 @@ _register(DraughtsVariant(
     man_move_dirs=(NE, NW), man_capture_dirs=(N, NE, NW, E, W),
     king_dirs=(NE, NW, SE, SW, N, S, E, W), flying_kings=False, precedence=QUANTITY,
     promotion_in_capture=STOP, max_pieces=16, king_moves_limit=100,
+))
+
+
+# Variants that other engines play (issue: every draughts variant as a row of the table).
+# 8x8 boards with the FMJD-style numbering (1 = b8 ... 32 = g1, as English checkers), White on
+# 21-32; docs/rules-notes.md says where each rule comes from.
+_register(DraughtsVariant(
+    name="brazilian", title="Brazilian draughts (International rules on 8x8)", size=8, colour="dark",
+    numbering=_english_number, start_fen="W:W21-32:B1-12", first_player=0,
+    man_move_dirs=FORWARD, man_capture_dirs=DIAGONALS, king_dirs=DIAGONALS, flying_kings=True,
+    precedence=QUANTITY, promotion_in_capture=CONTINUE_AS_MAN, max_pieces=12,
+    king_moves_limit=50, fmjd_endgames=True,
+))
+_register(DraughtsVariant(
+    name="russian", title="Russian draughts (shashki)", size=8, colour="dark",
+    numbering=_english_number, start_fen="W:W21-32:B1-12", first_player=0,
+    man_move_dirs=FORWARD, man_capture_dirs=DIAGONALS, king_dirs=DIAGONALS, flying_kings=True,
+    precedence=FREE, promotion_in_capture=CONTINUE_AS_KING, max_pieces=12,
+    king_moves_limit=30,
+))
+_register(DraughtsVariant(
+    name="pool", title="American pool checkers", size=8, colour="dark",
+    numbering=_english_number, start_fen="B:W21-32:B1-12", first_player=1,
+    man_move_dirs=FORWARD, man_capture_dirs=DIAGONALS, king_dirs=DIAGONALS, flying_kings=True,
+    precedence=FREE, promotion_in_capture=CONTINUE_AS_MAN, max_pieces=12,
+    capture_limit=100,
+))
+_register(DraughtsVariant(
+    name="czech", title="Czech draughts", size=8, colour="dark",
+    numbering=_english_number, start_fen="W:W21-32:B1-12", first_player=0,
+    man_move_dirs=FORWARD, man_capture_dirs=FORWARD, king_dirs=DIAGONALS, flying_kings=True,
+    precedence=KING_FIRST, promotion_in_capture=STOP, max_pieces=12,
+    king_moves_limit=30,
+))
+_register(DraughtsVariant(
+    name="italian", title="Italian draughts (dama italiana)", size=8, colour="light",
+    numbering=_italian_number, start_fen="W:W21-32:B1-12", first_player=0,
+    man_move_dirs=FORWARD, man_capture_dirs=FORWARD, king_dirs=DIAGONALS, flying_kings=False,
+    precedence=ITALIAN, promotion_in_capture=STOP, max_pieces=12, men_take_kings=False,
+    capture_limit=100,
+))
+_register(DraughtsVariant(
+    name="killer", title="Killer draughts (International; a king taken last stops the capture)",
+    size=10, colour="dark", numbering=_fmjd_number, start_fen="W:W31-50:B1-20", first_player=0,
+    man_move_dirs=FORWARD, man_capture_dirs=DIAGONALS, king_dirs=DIAGONALS, flying_kings=True,
+    precedence=QUANTITY, promotion_in_capture=CONTINUE_AS_MAN,
+    king_moves_limit=50, fmjd_endgames=True, killer=True,
+))
+_register(DraughtsVariant(
+    name="antidraughts", title="Antidraughts (International rules; who cannot move wins)", size=10,
+    colour="dark", numbering=_fmjd_number, start_fen="W:W31-50:B1-20", first_player=0,
+    man_move_dirs=FORWARD, man_capture_dirs=DIAGONALS, king_dirs=DIAGONALS, flying_kings=True,
+    precedence=QUANTITY, promotion_in_capture=CONTINUE_AS_MAN,
+    king_moves_limit=50, win_rule=LOSING, has_tables=False,
+))
+_register(DraughtsVariant(
+    name="breakthrough", title="Breakthrough draughts (International rules; the first king wins)",
+    size=10, colour="dark", numbering=_fmjd_number, start_fen="W:W31-50:B1-20", first_player=0,
+    man_move_dirs=FORWARD, man_capture_dirs=DIAGONALS, king_dirs=DIAGONALS, flying_kings=True,
+    precedence=QUANTITY, promotion_in_capture=CONTINUE_AS_MAN,
+    win_rule=FIRST_KING, has_tables=False,
 ))
 
 

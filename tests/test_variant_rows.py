@@ -1,0 +1,128 @@
+"""The variants that other engines play, each a row of the same rules table: one hand-checked
+position per rule that tells a variant from its nearest neighbour, the end rules of
+antidraughts and breakthrough, and the names other programs use for them. Perft from the start
+is in test_perft.py; the reference generator agrees on random positions in test_reference.py.
+
+8x8 squares are numbered as in English checkers: 1 = b8 ... 4 = h8, 5 = a7 ... 32 = g1."""
+
+import pytest
+
+import engine
+from engine import pdn
+from engine.hub import HUB_ALIASES, HUB_VARIANTS
+from engine.types import Termination
+
+NEW = ["brazilian", "russian", "pool", "czech", "italian", "killer", "antidraughts", "breakthrough"]
+
+
+def moves(variant, fen):
+    return sorted((str(m), m.captured, m.promotes) for m in engine.Board(variant, fen).legal_moves())
+
+
+def test_russian_man_crowned_in_a_capture_goes_on_as_a_king():
+    # f6 takes e7 and lands on d8, the crowning row: crowned at once, it takes b6 from afar.
+    assert moves("russian", "W:W11:B4,7,9") == [("11x13", [7, 9], True)]
+    # Under International rules (Brazilian) it goes on as a man, which cannot: it stops, crowned.
+    assert moves("brazilian", "W:W11:B4,7,9") == [("11x2", [7], True)]
+
+
+def test_pool_man_passing_the_crowning_row_stays_a_man():
+    # d8 is reached in the capture but the man takes c7 backwards, ending on b6 uncrowned.
+    assert moves("pool", "W:W11:B4,6,7") == [("11x9", [6, 7], False)]
+    # Russian: crowned on d8, the king may land on b6 or a5.
+    assert moves("russian", "W:W11:B4,6,7") == [("11x13", [6, 7], True), ("11x9", [6, 7], True)]
+
+
+def test_czech_a_king_must_capture_before_a_man():
+    assert moves("czech", "W:WK32,22:B1,18") == [
+        ("32x14", [18], False), ("32x5", [18], False), ("32x9", [18], False)]
+    # Pool's free choice lets the man take too.
+    assert ("22x15", [18], False) in moves("pool", "W:WK32,22:B1,18")
+
+
+def test_czech_men_capture_forward_only():
+    # c3 could take b2 backwards in Russian, not in Czech.
+    assert moves("czech", "B:W25:B22,1") == [("22x29", [25], True)]       # Black takes forward
+    assert moves("czech", "W:W22:B25,1") == [("22-17", [], False), ("22-18", [], False)]
+    assert moves("russian", "W:W22:B25,1") == [("22x29", [25], False)]
+
+
+def test_free_choice_flying_king_lands_where_it_can_go_on():
+    # a1 takes c3; only from f6 can it go on (over e7): it must land there and continue.
+    assert moves("russian", "W:WK29:B22,7") == [("29x2", [7, 22], False)]
+    # Free choice of sequence still: a lone man's capture or the king's longer one.
+    assert sorted(m[0] for m in moves("russian", "W:WK29,21:B22,7,17")) == ["21x14", "29x2"]
+
+
+def test_brazilian_takes_the_most_pieces():
+    assert [m[0] for m in moves("brazilian", "W:WK29,21:B22,7,17")] == ["29x2"]
+
+
+# Italian squares: 1 = a8, 2 = c8 ... 5 = b7 ... 9 = a6 ... 32 = h1 (the near right corner plays).
+def test_italian_men_never_take_kings():
+    assert moves("italian", "W:W22:BK19,1") == [("22-18", [], False)]
+    assert moves("italian", "W:W22:B19,1") == [("22x15", [19], False)]
+
+
+def test_italian_takes_with_the_king_then_the_most_kings_then_the_earliest_king():
+    assert [m[0] for m in moves("italian", "W:W22,K9:B19,5,1")] == ["9x2"]        # king over man
+    assert [m[0] for m in moves("italian", "W:WK14:BK10,11,1")] == ["14x5"]        # the king
+    assert [m[0] for m in moves("italian", "W:WK14:B10,11,1")] == ["14x5", "14x7"]
+    # Two pieces either way, a king in each: the sequence that meets its king first.
+    assert moves("italian", "W:WK22:BK19,12,18,K10") == [("22x8", [12, 19], False)]
+
+
+def test_killer_a_king_taken_last_stops_the_capture_behind_it():
+    # The White king on 46 (a1) takes the Black king on 37 (c3) and may land anywhere on the
+    # long diagonal under International rules; under Killer's only right behind it, on 32.
+    anywhere = sorted(["46x32", "46x28", "46x23", "46x19", "46x14", "46x10", "46x5"])
+    assert [m[0] for m in moves("international", "W:WK46:BK37,1")] == anywhere
+    assert [m[0] for m in moves("killer", "W:WK46:BK37,1")] == ["46x32"]
+    # A man taken last leaves the landing free, as in International.
+    assert [m[0] for m in moves("killer", "W:WK46:B37,1")] == anywhere
+
+
+def test_antidraughts_who_cannot_move_wins():
+    board = engine.Board("antidraughts", "W:W33:B28")
+    (move,) = board.legal_moves()                 # the capture is compulsory
+    board.push(move)                              # and leaves Black without a piece...
+    outcome = board.outcome()
+    assert outcome.termination == Termination.NO_PIECES and board.result() == "0-1"   # ...Black wins
+    # The search knows it: White's every move here gives its man away, which wins.
+    result = engine.Engine(16).search(engine.Board("antidraughts", "W:W33:B23"), depth=6)
+    assert result.mate is not None and result.mate > 0
+
+
+def test_breakthrough_first_king_wins():
+    board = engine.Board("breakthrough", "W:W7:B45")
+    board.push("7-2")
+    outcome = board.outcome()
+    assert outcome.termination == Termination.FIRST_KING and board.result() == "1-0"
+    result = engine.Engine(16).search(engine.Board("breakthrough", "W:W7:B45"), depth=4)
+    assert result.mate == 1 and str(result.best_move) in ("7-1", "7-2")
+
+
+@pytest.mark.parametrize("variant", NEW)
+def test_start_fen_round_trip_and_a_short_game(variant):
+    board = engine.Board(variant)
+    assert engine.Board(variant, board.fen()).fen() == board.fen()
+    result = engine.Engine(16).search(board, depth=6)
+    board.push(result.best_move)
+    assert engine.Board(variant, board.fen()).fen() == board.fen()
+
+
+def test_names_other_programs_use():
+    assert {HUB_ALIASES["bt"], HUB_ALIASES["losing"]} == {"breakthrough", "antidraughts"}
+    assert set(NEW) <= set(HUB_VARIANTS)
+    text = '[GameType "25"]\n1. 22-17 11-15 *\n'
+    game = pdn.read_game(text)
+    assert game.variant == "russian" and [str(m) for m in game.moves()] == ["22-17", "11-15"]
+    assert pdn.read_game('[GameType "26"]\n*\n').variant == "brazilian"
+    assert pdn.read_game('[GameType "23"]\n*\n').variant == "pool"
+    assert pdn.read_game('[GameType "29"]\n*\n').variant == "czech"
+
+
+def test_no_tables_where_no_move_does_not_lose():
+    from engine.egdb import table_variants
+    assert "russian" in table_variants() and "czech" in table_variants()
+    assert "antidraughts" not in table_variants() and "breakthrough" not in table_variants()
