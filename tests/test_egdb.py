@@ -14,6 +14,7 @@ from engine import egdb
 from reference_egdb import dipole_positions, positions, solve_all
 
 VARIANTS = ["checkers", "international", "spanish", "turkish", "gothic-checkers", "chapinas"]
+NEWER = ["russian", "italian", "killer"]       # rows with rules of their own: 2 pieces are enough
 
 
 @pytest.fixture(scope="module")
@@ -25,6 +26,8 @@ def tables(tmp_path_factory):
     for variant in VARIANTS:
         pieces = 4 if variant == "checkers" else 3
         out[variant] = egdb.build(variant, pieces, folder, report=None)
+    for variant in NEWER:
+        out[variant] = egdb.build(variant, 2, folder, report=None)
     out["international"] = egdb.build("international", 4, folder, report=None, kings_only=True)
     out["dipole"] = egdb.build("dipole", 4, folder, report=None)
     out["dir"] = folder
@@ -60,6 +63,9 @@ def check_against_solver(tables, variant, signature):
     ("turkish", (0, 1, 0, 1)),
     ("gothic-checkers", (0, 1, 0, 1)),
     ("chapinas", (1, 0, 0, 1)),
+    ("russian", (1, 0, 0, 1)),           # a man crowned in a capture goes on as a king
+    ("italian", (1, 0, 0, 1)),           # a man that cannot take the king
+    ("killer", (0, 1, 0, 1)),
     ("dipole", (1, 1)),                  # checkers of each side, in stacks of any height
     ("dipole", (1, 2)),
 ])

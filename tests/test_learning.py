@@ -12,7 +12,8 @@ import engine
 from engine import patterns, selfplay, train
 from engine.variants import DRAUGHTS_VARIANTS
 
-DRAUGHTS = ["international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers"]
+DRAUGHTS = ["international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers",
+            "russian", "italian", "antidraughts"]          # three of the newer rows: other boards and rules
 
 
 @pytest.fixture(autouse=True)

@@ -147,8 +147,8 @@ ctypedef struct Gen:
     int mover_king         # the capturing piece started as a king (Czech precedence)
     int crowned            # a man crowned during this capture goes on as a king (Russian)
     u64 victim             # the piece taken last, and the square right behind it (Killer)
-    int first_king         # captures made before the first king was taken (Italian), 64: none
     u64 behind
+    int first_king         # captures made before the first king was taken (Italian), 64: none
     # Path mode: collect every landing path of one given move instead of generating moves.
     int path_mode
     int target_to
