@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import engine
+from engine import openings
 
 
 def run(*args):
@@ -125,6 +126,21 @@ def test_match_command_runs_and_summarises(tmp_path):
     assert any(line.startswith("Elo ") and "1 pair" in line and "nElo" in line for line in summary)
     assert summary[-1].startswith("SPRT: LLR ")
     assert pdn_path.read_text().count("[Event ") == 2
+
+
+def test_match_plays_the_three_move_ballots(tmp_path):
+    results = tmp_path / "m.json"
+    out = run("match", "--variant", "checkers", "--games", "4", "--tc", "0.02", "--tolerance", "5",
+              "--openings", "acf-3move", "--openings-order", "random", "--seed", "7",
+              "--results", str(results))
+    assert out.returncode == 0, out.stderr
+    games = json.loads(results.read_text())["games"]
+    deck = openings.load("acf-3move", "checkers")
+    expected = openings.schedule(deck, 2, "random", 7)
+    # Two ballots, each played twice with colours swapped, drawn from the shuffled deck.
+    assert [g["opening"] for g in games] == [expected[0], expected[0], expected[1], expected[1]]
+    out = run("match", "--variant", "checkers", "--openings", "no-such-set")
+    assert out.returncode == 2 and "acf-3move" in out.stderr
 
 
 def test_version():

@@ -8,7 +8,7 @@ import pytest
 
 import engine
 from engine.match import (EngineSpec, Match, TimeControl, default_engine_command, parse_time_control,
-                          pdn, random_openings, read_openings, summary)
+                          pdn, summary)
 from engine.stats import elo_estimate
 
 BROKEN = Path(__file__).with_name("broken_engine.py")
@@ -114,35 +114,6 @@ def test_match_against_our_own_hub_engine():
     result = Match([ours(), hub], "international", TimeControl(movetime=0.02, tolerance=5),
                    OPENINGS[:1], report=None).run()
     assert result.played == 2 and not result.forfeits
-
-
-def test_openings_file_and_random_openings(tmp_path):
-    path = tmp_path / "openings.txt"
-    path.write_text("# two openings\nW:W31-50:B1-20\n\nB:W28,31-50:B1-20\n")
-    with pytest.raises(engine.EngineError, match=r"openings.txt:4"):
-        read_openings(str(path), "international")
-    path.write_text("W:W31-50:B1-20\nB:W28,31,33-50:B1-20\n")
-    assert len(read_openings(str(path), "international")) == 2
-    ballots = tmp_path / "ballots.pdn"                 # checkers' three-move ballots, as PDN
-    ballots.write_text('[Event "ballot 1"]\n1. 9-13 21-17 2. 5-9 *\n\n'
-                       '[Event "ballot 2"]\n1. 9-14 22-18 2. 5-9 *\n')
-    fens = read_openings(str(ballots), "checkers")
-    board = engine.Board("checkers")
-    for move in ("9-13", "21-17", "5-9"):
-        board.push(move)
-    assert len(fens) == 2 and fens[0] == board.fen() and fens[0].startswith("W:")
-    ballots.write_text('[Event "bad"]\n1. 9-13 21-16 *\n')
-    with pytest.raises(engine.EngineError, match="ballots.pdn: line 2, column 9"):
-        read_openings(str(ballots), "checkers")
-    ballots.write_text('[Variant "spanish"]\n1. 12-16 *\n')
-    with pytest.raises(engine.EngineError, match="a game of spanish, not checkers"):
-        read_openings(str(ballots), "checkers")
-    import random
-    fens = random_openings("international", 3, 4, random.Random(5))
-    assert len(set(fens)) == 3
-    for fen in fens:
-        board = engine.Board("international", fen)
-        assert abs(engine.Engine(8).search(board, depth=6).score) <= 60
 
 
 def test_time_control_parsing():

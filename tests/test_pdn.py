@@ -1,6 +1,7 @@
 """Reading game files (engine.pdn): what the match runner writes, and the usual PDN/PGN forms."""
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -90,8 +91,9 @@ def test_errors_name_the_line_and_keep_the_moves_read():
         pdn.read_game('[Variant "shogi"]\n*')
     with pytest.raises(pdn.PdnError, match="GameType '27'"):
         pdn.read_game('[GameType "27"]\n1. c3-d4 *')
+    assert "FEN tag" in pdn.read_game('[FEN "W:W99"]\n*', "international").errors[0]
     with pytest.raises(pdn.PdnError, match="FEN tag"):
-        pdn.read_game('[FEN "W:W99"]\n*', "international")
+        pdn.read_game('[FEN "W:W99"]\n*', "international", strict=True)
     assert "without '('" in pdn.read_game("1. 32-28 ) *", "international").errors[0]
     assert "inside a variation" in pdn.read_game("1. 32-28 (33-29", "international").errors[0]
     assert "never closes" in pdn.read_game("1. 32-28 {oops", "international").errors[0]
@@ -158,3 +160,73 @@ def test_annotate_finds_a_planted_blunder(tmp_path):
     page = html.read_text()
     assert page.count('class="score-graph"') == 2 and "38-33??" in page and "blunder" in page
     assert main(["annotate", str(tmp_path / "none.pdn")]) == 2
+
+
+# -- published game files ------------------------------------------------------------------------
+# tests/published/ holds a few games from public PDN collections, as they were published (see the
+# comment before each game): tournament games of International, Czech, Russian and Italian
+# draughts and of English checkers, and problems set up by FEN.
+
+PUBLISHED = Path(__file__).parent / "published"
+
+
+@pytest.mark.parametrize("variant, games", [
+    ("international", 5), ("checkers", 5), ("czech", 2), ("russian", 1), ("italian", 2)])
+def test_published_games_read_without_error(variant, games):
+    read = pdn.read_games(PUBLISHED / f"{variant}.pdn", variant)
+    clean = [g for g in read if not g.errors]
+    defects = [g for g in read if g.errors]
+    assert len(read) == games
+    # The one defect is in the file: a remark typed into the move text without braces.
+    assert [g.headers["Event"] for g in defects] == (["Petal 1987, game 15"] if variant == "checkers" else [])
+    for game in clean:
+        if "PlyCount" in game.headers:
+            assert len(game.moves()) == int(game.headers["PlyCount"])
+        assert game.result == game.headers.get("Result", game.headers.get("Risultato"))
+        again = pdn.read_game(pdn.write_game(game), variant)
+        assert [str(m) for m in again.moves()] == [str(m) for m in game.moves()]
+        assert again.end().fen() == game.end().fen()
+
+
+def test_published_move_forms_are_read_as_meant():
+    tinsley = pdn.read_games(PUBLISHED / "checkers.pdn", "checkers")
+    # "4. 10x14 19x10 5. 14x23": the first is a plain move written with 'x'.
+    assert [str(m) for m in tinsley[0].moves()[6:10]] == ["10-14", "19x10", "14x23", "26x19"]
+    assert str(tinsley[0].moves()[-1]) == "24x6"                      # written 24x15x6
+    defect = tinsley[4]
+    assert len(defect.moves()) == 30 and defect.errors[0].startswith("line 57, column 70:")
+    dutch = pdn.read_games(PUBLISHED / "international.pdn", "international")[2]
+    assert [str(m) for m in dutch.moves()[30:34]] == ["39-34", "10-15", "43-39", "1-6"]   # "1- 6"
+    czech = pdn.read_games(PUBLISHED / "czech.pdn", "czech")[0]
+    assert [str(m) for m in czech.moves()[:3]] == ["21-17", "9-14", "25-21"]  # a3-b4 b6-c5 b2-a3
+    russian = pdn.read_game(PUBLISHED / "russian.pdn", "russian")
+    assert [str(m) for m in russian.moves()[10:12]] == ["18x9", "13x6"]  # d4:b6 a5:c7
+    problem = pdn.read_games(PUBLISHED / "international.pdn", "international")[4]
+    assert problem.start_fen == "W:W10,16,19,28,31,33,46:B7,8,12,17,26,37,42"   # FEN ending in '.'
+
+
+def test_the_rules_of_a_published_game_matter():
+    """The second Czech championship game is not a legal game of Russian draughts: the reader
+    checks every move against the rules of the variant it is given."""
+    as_russian = pdn.read_games(PUBLISHED / "czech.pdn", "russian")
+    assert as_russian[0].errors == [] and len(as_russian[1].errors) == 1
+    assert "'h6xf4' (12-19)" in as_russian[1].errors[0]
+
+
+def test_tolerant_reading_of_common_file_habits():
+    text = ("% written by some program\n"
+            '[GameType "20"]\n1. 32-28!? 19-23(!?) 2. 28x19 14x23 3. ... *\n\n'
+            '[GameType "20"]\n[FEN "W:W31-50:B1-20."]\n1. 32-28 *\n\n'
+            '[GameType "20"]\n[FEN "?:W29,13,11:B22,4,2"]\n*\n\n'
+            '[GameType "20"]\n1. 31-27 *\n')
+    first, ranges, bad_fen, last = pdn.read_games(text)
+    assert first.errors == [] and [str(m) for m in first.moves()] == ["32-28", "19-23", "28x19", "14x23"]
+    assert first.mainline[0].nags == [5] and first.mainline[1].nags == [5]
+    assert ranges.errors == [] and ranges.board().fen() == engine.Board("international").fen()
+    # A bad FEN spoils its own game only; the next game still reads.
+    assert bad_fen.errors and "line 9: the FEN tag" in bad_fen.errors[0] and bad_fen.moves() == []
+    with pytest.raises(engine.EngineError):
+        bad_fen.board()
+    assert last.errors == [] and [str(m) for m in last.moves()] == ["31-27"]
+    with pytest.raises(pdn.PdnError, match="line 9: the FEN tag"):
+        pdn.read_games(text, strict=True)

@@ -99,8 +99,8 @@ def cmd_bench(args) -> int:
 def cmd_match(args) -> int:
     import random
 
-    from .match import (EngineSpec, Match, default_engine_command, parse_time_control,
-                        random_openings, read_openings, summary)
+    from .match import EngineSpec, Match, default_engine_command, parse_time_control, summary
+    from .openings import load, random_openings, schedule
 
     texts = args.engine or []
     if len(texts) > 2:
@@ -121,8 +121,7 @@ def cmd_match(args) -> int:
     Match(specs, args.variant, tc, [])            # checks engines against the variant first
     pairs = (args.games + 1) // 2
     if args.openings:
-        openings = read_openings(args.openings, args.variant)
-        openings = (openings * (pairs // len(openings) + 1))[:pairs]
+        openings = schedule(load(args.openings, args.variant), pairs, args.openings_order, args.seed)
     else:
         print(f"choosing {pairs} balanced openings of {args.random_plies} random plies...", flush=True)
         openings = random_openings(args.variant, pairs, args.random_plies, random.Random(args.seed),
@@ -309,6 +308,21 @@ def cmd_variants(args) -> int:
     return 0
 
 
+def cmd_openings(args) -> int:
+    from .openings import SETS, load
+    if args.name is None:
+        for named in SETS.values():
+            print(f"{named.name:16s} {named.variant or 'every game':10s} {named.description}")
+        print(f"{'plies-N':16s} {'every game':10s} every distinct position N plies from the "
+              "start (N = 1..4), in move order")
+        return 0
+    entry = SETS.get(args.name)
+    variant = args.variant or (entry.variant if entry and entry.variant else "international")
+    for fen in load(args.name, variant):
+        print(fen)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m engine", description=DESCRIPTION,
@@ -486,8 +500,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tolerance", type=float, default=0.1,
                    help="seconds an engine may overrun before it forfeits (default 0.1)")
     p.add_argument("--concurrency", "-c", type=int, default=1, help="games played at once")
-    p.add_argument("--openings", help="a file of FENs, one per line, or a PDN/PGN file whose "
-                   "games' last positions are the openings (default: random openings)")
+    p.add_argument("--openings", metavar="FILE|SET",
+                   help="a file of FENs (or EPD lines), one per line, or a PDN/PGN file whose "
+                   "games' last positions are the openings; or a named set: acf-3move (checkers' "
+                   "156 three-move ballots), acf-3move-all (174, the barred too), acf-3move-tough "
+                   "(50), plies-N (every position N plies from the start, N = 1..4). Default: "
+                   "random openings. `python -m engine openings` lists the sets")
+    p.add_argument("--openings-order", choices=("sequential", "random"), default="sequential",
+                   help="play the openings in file order, or shuffled with --seed (default "
+                   "sequential); a match with fewer pairs than openings plays the first ones")
     p.add_argument("--start", metavar="FEN",
                    help="the position the random openings start from (default: the variant's "
                    "start); for superdimensiones the five cards alone, e.g. ICUWR")
@@ -505,6 +526,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--alpha", type=float, default=0.05, help="SPRT false positive rate")
     p.add_argument("--beta", type=float, default=0.05, help="SPRT false negative rate")
     p.set_defaults(func=cmd_match)
+
+    p = sub.add_parser("openings", help="list the opening sets, or print one",
+                       description="Without a name: the named opening sets and what they hold. "
+                       "With one (or a file): its positions, one FEN a line, checked for the "
+                       "variant - what a match with --openings would play.",
+                       epilog="example: python -m engine openings acf-3move --variant checkers")
+    p.add_argument("name", nargs="?", metavar="FILE|SET")
+    p.add_argument("--variant", "-v", default=None, choices=variants(),
+                   help="the game (default: the set's own game, else international)")
+    p.set_defaults(func=cmd_openings)
 
     p = sub.add_parser("uci", help="UCI-style protocol on stdin/stdout",
                        description="Speak the UCI-style protocol: standard UCI commands with this "

@@ -14,7 +14,6 @@ import json
 import math
 import os
 import queue
-import random
 import shlex
 import subprocess
 import sys
@@ -22,7 +21,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from . import Board, Engine
+from . import Board
 from .errors import EngineError
 from .hub import HUB_ALIASES, HUB_VARIANTS, position_string
 from .stats import elo_estimate, sprt_bounds, sprt_verdict
@@ -345,86 +344,6 @@ def _forfeit(record: GameRecord, side: int, names: list, reason: str) -> GameRec
     record.termination = f"{names[side]} forfeits: {reason}"
     record.forfeit = names[side]
     return record
-
-
-# -- openings -------------------------------------------------------------------------------------
-
-def read_openings(path: str, variant: str) -> list[str]:
-    """The openings of a file: one FEN per line (blank lines and lines starting with # are
-    skipped), or a PDN/PGN file whose games' last positions are the openings (a file whose
-    first line is a tag, or named .pdn/.pgn: opening books, checkers' three-move ballots).
-    Each is checked."""
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        text = fh.read()
-    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
-    if path.lower().endswith((".pdn", ".pgn")) or first.startswith("["):
-        return _pdn_openings(path, text, variant)
-    out = []
-    for number, line in enumerate(text.splitlines(), 1):
-        entry = line.strip()
-        if not entry or entry.startswith("#"):
-            continue
-        try:
-            board = Board(variant, entry)
-        except EngineError as exc:
-            raise EngineError(f"{path}:{number}: {exc}") from None
-        if board.is_game_over():
-            raise EngineError(f"{path}:{number}: the game is already over")
-        out.append(board.fen())
-    if not out:
-        raise EngineError(f"{path}: no openings")
-    return out
-
-
-def _pdn_openings(path: str, text: str, variant: str) -> list[str]:
-    from . import pdn
-    out = []
-    try:
-        for game in pdn.iter_games(text, variant, strict=True):
-            if game.variant != variant:
-                raise EngineError(f"{path}:{game.line}: a game of {game.variant}, not {variant}")
-            board = game.end()
-            if board.is_game_over():
-                raise EngineError(f"{path}:{game.line}: the game is already over")
-            out.append(board.fen())
-    except pdn.PdnError as exc:
-        raise EngineError(f"{path}: {exc}") from None
-    if not out:
-        raise EngineError(f"{path}: no openings")
-    return out
-
-
-OPENING_CHECK_DEPTH = {"superajedrez": 4}
-
-
-def random_openings(variant: str, count: int, plies: int, rng: random.Random,
-                    max_score: int = 60, depth: int | None = None,
-                    start: str | None = None) -> list[str]:
-    """`count` distinct positions after `plies` random moves from `start` (default: the
-    variant's start position) that a short search of this engine scores within max_score
-    centi-men of equality (so neither side starts out winning). The search is 6 plies deep, 4 in
-    Superajedrez (some 200 moves a position)."""
-    if depth is None:
-        depth = OPENING_CHECK_DEPTH.get(variant, 6)
-    checker = Engine(16)
-    seen: set = set()
-    out: list = []
-    attempts = 0
-    while len(out) < count:
-        attempts += 1
-        if attempts > count * 200:
-            raise EngineError(f"could not find {count} balanced openings of {plies} plies")
-        board = Board(variant, start)
-        while board.ply < plies and not board.is_game_over():
-            board.push(rng.choice(board.legal_moves()))
-        fen = board.fen()
-        if board.is_game_over() or fen in seen:
-            continue
-        if abs(checker.search(board, depth=depth).score) > max_score:
-            continue
-        seen.add(fen)
-        out.append(fen)
-    return out
 
 
 # -- records --------------------------------------------------------------------------------------

@@ -17,7 +17,12 @@ English letters (``Nf3``, ``O-O``, ``e8=Q``), chosen per game (``language``).
 
 Reading is tolerant, like python-chess: a game whose move text goes wrong keeps the moves read
 so far and says what went wrong, with its line and column, in ``Game.errors``; ``strict=True`` raises
-``PdnError`` instead. Writing is ``engine.match.pdn``.
+``PdnError`` instead; a bad FEN tag spoils its own game only. The habits of published files are
+read as meant: plain moves written with ``x``, captures with ``-`` or ``:``, squares padded with a
+space (``1- 6``) or a zero, algebraic squares on numbered 8×8 boards (Russian and Czech records:
+``c3-d4``), a capture given by its two ends where the next move shows the route, FENs ending in a
+period, ``%`` escape lines, ``(!?)`` marks and ``...`` placeholders. Writing is ``write_game``
+(and ``engine.match.pdn`` for match records).
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ _TOKEN = re.compile(r"""
       (?P<tag>\[\s*(?P<key>[A-Za-z0-9_]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\s*\])
     | (?P<comment>\{[^}]*\}?)
     | (?P<line_comment>;[^\n]*)
+    | (?P<strength>\([!?]{1,6}\))
     | (?P<open>\()
     | (?P<close>\))
     | (?P<nag>\$\d+)
@@ -164,8 +170,17 @@ def _text(source) -> str:
     return source
 
 
+# Old files pad one-digit squares with a space ("1- 6", "17x 8"): joined back, the padding
+# kept after the move so that columns still point at the text as written.
+_PADDED_MOVE = re.compile(r"(?<![\d.])(\d{1,2})([-x])([ \t]+)(\d{1,2})(?![\d.])")
+# A line that starts with '%' is PGN's escape mechanism: software-specific, ignored.
+_ESCAPE_LINE = re.compile(r"^%[^\n]*", re.MULTILINE)
+
+
 def _tokens(text: str):
     """(kind, value, where) for every token of the text."""
+    text = _ESCAPE_LINE.sub(lambda m: " " * len(m.group(0)), text)
+    text = _PADDED_MOVE.sub(lambda m: m.group(1) + m.group(2) + m.group(4) + m.group(3), text)
     line = 1
     pos = 0
     line_start = 0
@@ -186,8 +201,10 @@ def _tokens(text: str):
             yield "comment", m.group(0)[1:-1].strip(), where
         elif kind == "line_comment":
             yield "comment", m.group(0)[1:].strip(), where
-        elif kind == "number":
+        elif kind == "number" or m.group(0) == "...":
             continue                                    # move numbers carry nothing we need
+        elif kind == "strength":
+            yield "word_mark", m.group(0)[1:-1], where  # "(!?)": PDN's move strength
         else:
             yield kind, m.group(0), where
 
@@ -226,10 +243,17 @@ def _looks_like_pgn(headers: dict) -> bool:
 def _game(headers, body, default_variant, strict, language, first_line) -> Game:
     variant = _variant(headers, default_variant, first_line)
     fen = headers.get("FEN")
+    if fen:
+        fen = fen.strip().rstrip(".")                   # PDN 3 FENs may end with a period
     try:
         start = Board(variant, fen) if fen else Board(variant)
     except EngineError as exc:
-        raise PdnError(f"line {first_line}: the FEN tag is not a {variant} position ({exc})") from None
+        message = f"line {first_line}: the FEN tag is not a {variant} position ({exc})"
+        if strict:
+            raise PdnError(message) from None
+        # Kept with its error and no moves: the rest of the file still reads; board() raises.
+        return Game(headers=headers, variant=variant, start_fen=fen or "", line=first_line,
+                    errors=[message])
     game = Game(headers=headers, variant=variant, start_fen=start.fen(), line=first_line)
     if variant == "superajedrez" and language == "auto":
         language = _guess_language(body)
@@ -244,7 +268,7 @@ def _game(headers, body, default_variant, strict, language, first_line) -> Game:
     stack: list = []
     pending_comment = []
     broken = False
-    for kind, value, where in body:
+    for index, (kind, value, where) in enumerate(body):
         if kind == "comment":
             if line_nodes:
                 node = line_nodes[-1]
@@ -256,6 +280,9 @@ def _game(headers, body, default_variant, strict, language, first_line) -> Game:
         elif kind == "nag":
             if line_nodes:
                 line_nodes[-1].nags.append(int(value[1:]))
+        elif kind == "word_mark":
+            if line_nodes:
+                line_nodes[-1].nags.extend(_marks(value))
         elif kind == "open":
             if not line_nodes:
                 _fail(game, strict, f"{where}: a variation before any move")
@@ -285,9 +312,11 @@ def _game(headers, body, default_variant, strict, language, first_line) -> Game:
             try:
                 move = _parse(board, value, language)
             except EngineError as exc:
-                _fail(game, strict, f"{where}: {exc}")
-                broken = True
-                break
+                move = _resolve_by_next_move(board, value, body, index, language)
+                if move is None:
+                    _fail(game, strict, f"{where}: {exc}")
+                    broken = True
+                    break
             board.push(move)
             node = Node(move, comment=" ".join(pending_comment), nags=_marks(value))
             pending_comment = []
@@ -328,7 +357,96 @@ def _parse(board, word: str, language: str):
         text = text.rstrip("+#")
         if language == "en":
             text = _english(text)
-    return board.parse_move(text)
+    try:
+        return board.parse_move(text)
+    except EngineError:
+        move = _by_squares(board, text)
+        if move is None:
+            raise
+        return move
+
+
+def _by_squares(board, text: str):
+    """The legal draughts move whose squares are those written, whatever the separator and
+    the square names: published files write some plain moves with 'x' ('29x25'), captures
+    with '-' or ':', squares with leading zeros ('06-11') and, for Russian and Czech games,
+    algebraic names ('c3-d4', 'a5xc3'). None when the text is not a list of squares."""
+    if not hasattr(board, "square_names") and board.variant in ("superajedrez", "superdimensiones",
+                                                                 "dipole", "dipole10"):
+        return None
+    squares = re.split(r"[-x:]", text)
+    if len(squares) == 1:
+        squares = re.findall(r"[a-l]\d{1,2}", text)        # "a3b4": no separator
+        if "".join(squares) != text:
+            return None
+    if len(squares) < 2 or not all(squares):
+        return None
+    names = _square_numbers(board.variant)
+    squares = [names.get(s, s.lstrip("0") or s) for s in squares]
+    error = None
+    for separator in "x-":
+        try:
+            return board.parse_move(separator.join(squares))
+        except EngineError as exc:
+            error = error or exc
+    if names and any(s in names.values() and s not in text for s in squares):
+        # Algebraic names were read: say what they meant rather than that they are no squares.
+        raise EngineError(f"move {text!r} ({'-'.join(squares)}): {error}")
+    return None
+
+
+def _resolve_by_next_move(board, word: str, body: list, index: int, language: str):
+    """Files often give a capture by its first and last squares only ('36x16') where two
+    routes of this engine's move list take different pieces: the move that lets the next move of
+    the same line be played is the one meant. None when that does not single one out."""
+    squares = re.split(r"[-x:]", re.sub(r"[!?]+$", "", word))
+    if len(squares) < 2 or not hasattr(board, "square_names") and board.variant in (
+            "superajedrez", "superdimensiones", "dipole", "dipole10"):
+        return None
+    names = _square_numbers(board.variant)
+    first, last = (names.get(s, s.lstrip("0") or s) for s in (squares[0], squares[-1]))
+    routes = [m for m in board.legal_moves() if getattr(m, "is_capture", False)
+              and str(m.from_square) == first and str(m.to_square) == last]
+    following = _next_word(body, index)
+    if len(routes) < 2 or following is None:
+        return None
+    fitting = []
+    for move in routes:
+        board.push(move)
+        try:
+            _parse(board, following, language)
+            fitting.append(move)
+        except EngineError:
+            pass
+        finally:
+            board.pop()
+    return fitting[0] if len(fitting) == 1 else None
+
+
+def _next_word(body: list, index: int):
+    """The next move of the same line after body[index], skipping variations."""
+    depth = 0
+    for kind, value, _where in body[index + 1:]:
+        if kind == "open":
+            depth += 1
+        elif kind == "close":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif kind == "word" and depth == 0:
+            return None if value in RESULTS else value
+    return None
+
+
+def _square_numbers(variant: str) -> dict:
+    """Algebraic name -> square number on a numbered draughts board (files of Russian and Czech
+    games write 'c3-d4'); empty for other boards."""
+    from .variants import DRAUGHTS_VARIANTS
+    from .geometry import algebraic
+    row = DRAUGHTS_VARIANTS.get(variant)
+    if row is None or not row.numbered:
+        return {}
+    return {algebraic(*row.geometry.coords[bit]): name for bit, name in row.square_names.items()}
 
 
 def _english(text: str) -> str:
