@@ -1,16 +1,35 @@
-"""Builds the native core. The default build is portable; set DIMENSIONES_NATIVE=1 to tune for
-this machine's processor (-march=native), e.g. for benchmarks. The eight extension modules are
-translated and compiled in parallel, one per processor."""
+"""Builds the native core. The default build runs on any processor of the build machine's
+family, except that on x86-64 it uses the POPCNT instruction when the build machine has it (every
+x86-64 processor since 2008-2009; without it every bit count is a call into libgcc's software
+routine, 7 % of a perft's instructions). DIMENSIONES_PORTABLE=1 leaves POPCNT out, for a build
+that must run on older processors; DIMENSIONES_NATIVE=1 tunes for this machine's processor
+(-march=native), e.g. for benchmarks. The eight extension modules are translated and compiled in
+parallel, one per processor."""
 
 import os
+import platform
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
+
+
+def build_machine_has_popcnt() -> bool:
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return False
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as f:
+            return " popcnt" in f.read()
+    except OSError:
+        return False
+
+
 compile_args = ["-O3"]
 if os.environ.get("DIMENSIONES_NATIVE") == "1":
     compile_args.append("-march=native")
+elif os.environ.get("DIMENSIONES_PORTABLE") != "1" and build_machine_has_popcnt():
+    compile_args.append("-mpopcnt")
 
 JOBS = os.cpu_count() or 1
 

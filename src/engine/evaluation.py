@@ -33,20 +33,11 @@ DRAUGHTS_WEIGHTS = {
                     king_mobility=2, runaway=(0, 80, 50, 25)),
     "gothic-checkers": dict(lone_king_draw=1, man=100, king=200, tempo=2, back_rank=8, centre=5, balance=-2,
                             king_mobility=3, runaway=(0, 70, 40, 20)),
-    # 8x8 with flying kings and men that capture backwards: International's weights, smaller board.
-    "brazilian": dict(lone_king_draw=2, man=100, king=300, tempo=2, back_rank=8, centre=5, balance=-2,
-                      king_mobility=2, runaway=(0, 80, 50, 25)),
-    "russian": dict(lone_king_draw=2, man=100, king=300, tempo=2, back_rank=8, centre=5, balance=-2,
-                    king_mobility=2, runaway=(0, 80, 50, 25)),
-    "pool": dict(lone_king_draw=2, man=100, king=300, tempo=2, back_rank=8, centre=5, balance=-2,
-                 king_mobility=2, runaway=(0, 80, 50, 25)),
-    "czech": dict(lone_king_draw=2, man=100, king=300, tempo=2, back_rank=8, centre=5, balance=-2,
-                  king_mobility=2, runaway=(0, 80, 50, 25)),
+    # 8x8 with flying kings (Brazilian, Russian, pool, Czech): Spanish's weights (below).
     # Italian: short kings that men cannot take.
     "italian": dict(lone_king_draw=1, man=100, king=180, tempo=2, back_rank=10, centre=6, balance=-2,
                     king_mobility=3, runaway=(0, 60, 35, 15)),
-    "killer": dict(lone_king_draw=3, man=100, king=320, tempo=2, back_rank=6, centre=5, balance=-3,
-                   king_mobility=2, runaway=(0, 80, 50, 25)),
+    # Killer: International's weights (below).
     # Antidraughts: a piece is a burden (the side that runs out of moves wins); no draw by a lone
     # king, no bonus for advancing or crowning.
     "antidraughts": dict(lone_king_draw=0, man=-100, king=-150, tempo=0, back_rank=0, centre=0, balance=0,
@@ -55,6 +46,9 @@ DRAUGHTS_WEIGHTS = {
     "breakthrough": dict(lone_king_draw=0, man=100, king=0, tempo=4, back_rank=6, centre=5, balance=-3,
                          king_mobility=0, runaway=(0, 900, 500, 200)),
 }
+for _name in ("brazilian", "russian", "pool", "czech"):
+    DRAUGHTS_WEIGHTS[_name] = DRAUGHTS_WEIGHTS["spanish"]
+DRAUGHTS_WEIGHTS["killer"] = DRAUGHTS_WEIGHTS["international"]
 
 # Dipole (RULES.md §8), in hundredths of a checker: a checker on the board, per checker and row
 # advanced (the tempo towards bearing off), per checker of a stack the side to move can capture at

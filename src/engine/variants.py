@@ -8,7 +8,7 @@ family is adding a row here, not writing a generator.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from .geometry import E, N, NE, NW, S, SE, SW, W, Geometry, algebraic, build_geometry
@@ -203,34 +203,22 @@ _register(DraughtsVariant(
 # Variants that other engines play (issue: every draughts variant as a row of the table).
 # 8x8 boards with the FMJD-style numbering (1 = b8 ... 32 = g1, as English checkers), White on
 # 21-32; docs/rules-notes.md says where each rule comes from.
-_register(DraughtsVariant(
-    name="brazilian", title="Brazilian draughts (International rules on 8x8)", size=8, colour="dark",
-    numbering=_english_number, start_fen="W:W21-32:B1-12", first_player=0,
-    man_move_dirs=FORWARD, man_capture_dirs=DIAGONALS, king_dirs=DIAGONALS, flying_kings=True,
-    precedence=QUANTITY, promotion_in_capture=CONTINUE_AS_MAN, max_pieces=12,
-    king_moves_limit=50, fmjd_endgames=True,
-))
-_register(DraughtsVariant(
-    name="russian", title="Russian draughts (shashki)", size=8, colour="dark",
-    numbering=_english_number, start_fen="W:W21-32:B1-12", first_player=0,
-    man_move_dirs=FORWARD, man_capture_dirs=DIAGONALS, king_dirs=DIAGONALS, flying_kings=True,
-    precedence=FREE, promotion_in_capture=CONTINUE_AS_KING, max_pieces=12,
-    king_moves_limit=30,
-))
-_register(DraughtsVariant(
-    name="pool", title="American pool checkers", size=8, colour="dark",
-    numbering=_english_number, start_fen="B:W21-32:B1-12", first_player=1,
-    man_move_dirs=FORWARD, man_capture_dirs=DIAGONALS, king_dirs=DIAGONALS, flying_kings=True,
-    precedence=FREE, promotion_in_capture=CONTINUE_AS_MAN, max_pieces=12,
-    capture_limit=100,
-))
-_register(DraughtsVariant(
-    name="czech", title="Czech draughts", size=8, colour="dark",
-    numbering=_english_number, start_fen="W:W21-32:B1-12", first_player=0,
-    man_move_dirs=FORWARD, man_capture_dirs=FORWARD, king_dirs=DIAGONALS, flying_kings=True,
-    precedence=KING_FIRST, promotion_in_capture=STOP, max_pieces=12,
-    king_moves_limit=30,
-))
+# Each row below differs from International draughts (10x10) or Brazilian draughts (International
+# rules on 8x8) in the fields it names.
+_INTERNATIONAL = DRAUGHTS_VARIANTS["international"]
+_BRAZILIAN = replace(
+    _INTERNATIONAL, name="brazilian", title="Brazilian draughts (International rules on 8x8)",
+    size=8, numbering=_english_number, start_fen="W:W21-32:B1-12", max_pieces=12)
+_register(_BRAZILIAN)
+_register(replace(
+    _BRAZILIAN, name="russian", title="Russian draughts (shashki)", precedence=FREE,
+    promotion_in_capture=CONTINUE_AS_KING, king_moves_limit=30, fmjd_endgames=False))
+_register(replace(
+    _BRAZILIAN, name="pool", title="American pool checkers", start_fen="B:W21-32:B1-12",
+    first_player=1, precedence=FREE, king_moves_limit=0, capture_limit=100, fmjd_endgames=False))
+_register(replace(
+    _BRAZILIAN, name="czech", title="Czech draughts", man_capture_dirs=FORWARD,
+    precedence=KING_FIRST, promotion_in_capture=STOP, king_moves_limit=30, fmjd_endgames=False))
 _register(DraughtsVariant(
     name="italian", title="Italian draughts (dama italiana)", size=8, colour="light",
     numbering=_italian_number, start_fen="W:W21-32:B1-12", first_player=0,
@@ -238,27 +226,17 @@ _register(DraughtsVariant(
     precedence=ITALIAN, promotion_in_capture=STOP, max_pieces=12, men_take_kings=False,
     capture_limit=100,
 ))
-_register(DraughtsVariant(
-    name="killer", title="Killer draughts (International; a king taken last stops the capture)",
-    size=10, colour="dark", numbering=_fmjd_number, start_fen="W:W31-50:B1-20", first_player=0,
-    man_move_dirs=FORWARD, man_capture_dirs=DIAGONALS, king_dirs=DIAGONALS, flying_kings=True,
-    precedence=QUANTITY, promotion_in_capture=CONTINUE_AS_MAN,
-    king_moves_limit=50, fmjd_endgames=True, killer=True,
-))
-_register(DraughtsVariant(
-    name="antidraughts", title="Antidraughts (International rules; who cannot move wins)", size=10,
-    colour="dark", numbering=_fmjd_number, start_fen="W:W31-50:B1-20", first_player=0,
-    man_move_dirs=FORWARD, man_capture_dirs=DIAGONALS, king_dirs=DIAGONALS, flying_kings=True,
-    precedence=QUANTITY, promotion_in_capture=CONTINUE_AS_MAN,
-    king_moves_limit=50, win_rule=LOSING, has_tables=False,
-))
-_register(DraughtsVariant(
-    name="breakthrough", title="Breakthrough draughts (International rules; the first king wins)",
-    size=10, colour="dark", numbering=_fmjd_number, start_fen="W:W31-50:B1-20", first_player=0,
-    man_move_dirs=FORWARD, man_capture_dirs=DIAGONALS, king_dirs=DIAGONALS, flying_kings=True,
-    precedence=QUANTITY, promotion_in_capture=CONTINUE_AS_MAN,
-    win_rule=FIRST_KING, has_tables=False,
-))
+_register(replace(
+    _INTERNATIONAL, name="killer",
+    title="Killer draughts (International; a king taken last stops the capture)", killer=True))
+_register(replace(
+    _INTERNATIONAL, name="antidraughts",
+    title="Antidraughts (International rules; who cannot move wins)", fmjd_endgames=False,
+    win_rule=LOSING, has_tables=False))
+_register(replace(
+    _INTERNATIONAL, name="breakthrough",
+    title="Breakthrough draughts (International rules; the first king wins)", king_moves_limit=0,
+    fmjd_endgames=False, win_rule=FIRST_KING, has_tables=False))
 
 
 @dataclass

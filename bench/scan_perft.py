@@ -1,0 +1,133 @@
+"""Perft against Scan's move generator, in the same run (International draughts).
+
+    python bench/scan_perft.py --scan PATH/TO/SCAN [--repeat 3]
+
+PATH/TO/SCAN is a checkout of Scan's public source (Scan 3.1 by Fabien Letouzey, for example
+the `rhalbersma/scan` repository; its `src/` folder is used). Nothing of Scan is copied into
+this project: the script writes a small perft driver of its own into a scratch folder, compiles
+it there with Scan's sources and Scan's own compiler flags (-O2 -mpopcnt -flto), and deletes
+the folder afterwards. Both perfts count the last ply in bulk (the number of legal moves), so
+the leaf counts must agree; the script stops if they do not. Prints leaves per second for both
+and the ratio (ours / Scan's), best of --repeat runs, the two programs taking turns.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import engine
+
+DRIVER = r"""
+// Perft driver for Scan's generator: counts the legal moves at the last ply in bulk.
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "bit.hpp"
+#include "fen.hpp"
+#include "gen.hpp"
+#include "hash.hpp"
+#include "list.hpp"
+#include "pos.hpp"
+#include "var.hpp"
+
+static uint64_t count(const Pos & pos, int depth) {
+   List list;
+   gen_moves(list, pos);
+   if (depth <= 1) return depth == 1 ? list.size() : 1;
+   uint64_t leaves = 0;
+   for (int i = 0; i < list.size(); i++) leaves += count(pos.succ(list[i]), depth - 1);
+   return leaves;
+}
+
+int main(int argc, char * argv[]) {
+   if (argc != 3) { std::fprintf(stderr, "usage: perft FEN DEPTH\n"); return 2; }
+   bit::init();
+   hash::init();
+   pos::init();
+   var::init();
+   bit::init();
+   Pos pos = pos_from_fen(argv[1]);
+   auto start = std::chrono::steady_clock::now();
+   uint64_t leaves = count(pos, std::atoi(argv[2]));
+   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+   std::printf("%llu %.6f\n", (unsigned long long) leaves, seconds);
+   return 0;
+}
+"""
+
+WOLDOUBY = "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38"
+RANDOM178 = "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46"
+START = "W:W31-50:B1-20"
+CASES = [("start", START, 9), ("start", START, 10), ("Woldouby", WOLDOUBY, 14),
+         ("Random178", RANDOM178, 8)]
+
+
+def build_driver(scan: str, folder: str) -> str:
+    src = os.path.join(scan, "src")
+    sources = [f for f in glob.glob(os.path.join(src, "*.cpp")) if os.path.basename(f) != "main.cpp"]
+    if not sources:
+        raise SystemExit(f"{src}: no Scan sources (*.cpp) there")
+    driver = os.path.join(folder, "perft_driver.cpp")
+    with open(driver, "w") as f:
+        f.write(DRIVER)
+    exe = os.path.join(folder, "scan_perft")
+    flags = ["-std=c++14", "-fno-rtti", "-O2", "-mpopcnt", "-flto", "-DNDEBUG", "-pthread"]
+    command = ["g++", *flags, "-I", src, "-o", exe, driver, *sources]
+    print("building Scan's generator with a perft driver in a scratch folder...", flush=True)
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        raise SystemExit("the build failed:\n" + result.stderr[-3000:])
+    return exe
+
+
+def scan_perft(exe: str, fen: str, depth: int) -> tuple[int, float]:
+    out = subprocess.run([exe, fen, str(depth)], capture_output=True, text=True, check=True).stdout
+    leaves, seconds = out.split()
+    return int(leaves), int(leaves) / float(seconds)
+
+
+def our_perft(fen: str, depth: int) -> tuple[int, float]:
+    board = engine.Board("international", fen)
+    start = time.perf_counter()
+    leaves = engine.perft(board, depth)
+    return leaves, leaves / (time.perf_counter() - start)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scan", required=True, help="a checkout of Scan's source (with src/)")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    folder = tempfile.mkdtemp(prefix="scan-perft-")
+    try:
+        exe = build_driver(args.scan, folder)
+        print(f"{'position':10s} {'depth':>5s} {'leaves':>15s} {'Scan M/s':>9s} {'ours M/s':>9s} {'ratio':>6s}")
+        for name, fen, depth in CASES:
+            best_scan = best_ours = 0.0
+            for _ in range(args.repeat):
+                theirs, scan_rate = scan_perft(exe, fen, depth)
+                ours, our_rate = our_perft(fen, depth)
+                if theirs != ours:
+                    print(f"{name} perft {depth}: Scan counts {theirs:,}, this engine {ours:,}",
+                          file=sys.stderr)
+                    return 1
+                best_scan, best_ours = max(best_scan, scan_rate), max(best_ours, our_rate)
+            print(f"{name:10s} {depth:5d} {ours:15,d} {best_scan / 1e6:9.1f} {best_ours / 1e6:9.1f} "
+                  f"{best_ours / best_scan:5.2f}×", flush=True)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
