@@ -27,6 +27,7 @@ period, ``%`` escape lines, ``(!?)`` marks and ``...`` placeholders. Writing is 
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import re
@@ -34,6 +35,7 @@ from dataclasses import dataclass, field
 
 from . import Board
 from .errors import EngineError
+from .geometry import algebraic
 
 # The PDN standard's GameType numbers of the games played here.
 GAME_TYPES = {"20": "international", "21": "checkers", "22": "italian", "23": "pool", "24": "spanish", "25": "russian",
@@ -371,25 +373,16 @@ def _by_squares(board, text: str):
     the square names: published files write some plain moves with 'x' ('29x25'), captures
     with '-' or ':', squares with leading zeros ('06-11') and, for Russian and Czech games,
     algebraic names ('c3-d4', 'a5xc3'). None when the text is not a list of squares."""
-    if not hasattr(board, "square_names") and board.variant in ("superajedrez", "superdimensiones",
-                                                                 "dipole", "dipole10"):
+    squares = _written_squares(board.variant, text)
+    if squares is None:
         return None
-    squares = re.split(r"[-x:]", text)
-    if len(squares) == 1:
-        squares = re.findall(r"[a-l]\d{1,2}", text)        # "a3b4": no separator
-        if "".join(squares) != text:
-            return None
-    if len(squares) < 2 or not all(squares):
-        return None
-    names = _square_numbers(board.variant)
-    squares = [names.get(s, s.lstrip("0") or s) for s in squares]
     error = None
     for separator in "x-":
         try:
             return board.parse_move(separator.join(squares))
         except EngineError as exc:
             error = error or exc
-    if names and any(s in names.values() and s not in text for s in squares):
+    if any(square not in text for square in squares):
         # Algebraic names were read: say what they meant rather than that they are no squares.
         raise EngineError(f"move {text!r} ({'-'.join(squares)}): {error}")
     return None
@@ -399,17 +392,12 @@ def _resolve_by_next_move(board, word: str, body: list, index: int, language: st
     """Files often give a capture by its first and last squares only ('36x16') where two
     routes of this engine's move list take different pieces: the move that lets the next move of
     the same line be played is the one meant. None when that does not single one out."""
-    squares = re.split(r"[-x:]", re.sub(r"[!?]+$", "", word))
-    if len(squares) < 2 or not hasattr(board, "square_names") and board.variant in (
-            "superajedrez", "superdimensiones", "dipole", "dipole10"):
-        return None
-    names = _square_numbers(board.variant)
-    first, last = (names.get(s, s.lstrip("0") or s) for s in (squares[0], squares[-1]))
-    routes = [m for m in board.legal_moves() if getattr(m, "is_capture", False)
-              and str(m.from_square) == first and str(m.to_square) == last]
+    squares = _written_squares(board.variant, re.sub(r"[!?]+$", "", word))
     following = _next_word(body, index)
-    if len(routes) < 2 or following is None:
+    if squares is None or following is None:
         return None
+    routes = [m for m in board.legal_moves() if m.is_capture
+              and str(m.from_square) == squares[0] and str(m.to_square) == squares[-1]]
     fitting = []
     for move in routes:
         board.push(move)
@@ -420,7 +408,23 @@ def _resolve_by_next_move(board, word: str, body: list, index: int, language: st
             pass
         finally:
             board.pop()
-    return fitting[0] if len(fitting) == 1 else None
+    return fitting[0] if len(routes) > 1 and len(fitting) == 1 else None
+
+
+def _written_squares(variant: str, text: str) -> list | None:
+    """The squares a draughts move string names, as this project numbers them; None when the
+    game is not a draughts game or the text is not a list of two or more squares."""
+    if variant not in _draughts_rows():
+        return None
+    squares = re.split(r"[-x:]", text)
+    if len(squares) == 1:
+        squares = re.findall(r"[a-l]\d{1,2}", text)        # "a3b4": no separator
+        if "".join(squares) != text:
+            return None
+    if len(squares) < 2 or not all(squares):
+        return None
+    names = _square_numbers(variant)
+    return [names.get(s, s.lstrip("0") or s) for s in squares]
 
 
 def _next_word(body: list, index: int):
@@ -438,13 +442,17 @@ def _next_word(body: list, index: int):
     return None
 
 
+def _draughts_rows() -> dict:
+    from .variants import DRAUGHTS_VARIANTS
+    return DRAUGHTS_VARIANTS
+
+
+@functools.lru_cache(maxsize=None)
 def _square_numbers(variant: str) -> dict:
     """Algebraic name -> square number on a numbered draughts board (files of Russian and Czech
     games write 'c3-d4'); empty for other boards."""
-    from .variants import DRAUGHTS_VARIANTS
-    from .geometry import algebraic
-    row = DRAUGHTS_VARIANTS.get(variant)
-    if row is None or not row.numbered:
+    row = _draughts_rows()[variant]
+    if not row.numbered:
         return {}
     return {algebraic(*row.geometry.coords[bit]): name for bit, name in row.square_names.items()}
 
