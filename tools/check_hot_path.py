@@ -15,7 +15,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent / "src" / "engine"
 HOT = {
-    "_draughts": ["step", "nearest", "add_capture", "man_captures", "king_captures", "continuing_landings",
+    "_draughts": ["step", "nearest", "add_capture", "man_captures", "king_captures", "continuing_landings", "flying_victim",
                   "men_that_capture", "gen_captures", "king_slide", "has_capture", "side_can_capture",
                   "add_targets", "gen_quiet",
                   "gen_moves", "count_moves", "capture_paths", "special_condition", "make_move",

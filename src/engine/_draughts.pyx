@@ -237,7 +237,7 @@ cdef void man_captures(Gen* g, int cur, u64 captured, int lastdir) noexcept nogi
 cdef void king_captures(Gen* g, int cur, u64 captured, int lastdir) noexcept nogil:
     cdef const Rules* R = g.R
     cdef int i, d, b, l, found = 0
-    cdef u64 ray, blk, vb, beyond, land, saved_victim = 0, saved_behind = 0
+    cdef u64 blk, vb, beyond, land, saved_victim = 0, saved_behind = 0
     cdef int saved_first = 64
     cdef u64 occ = g.occ & ~captured if R.immediate else g.occ
     for i in range(R.n_king_dir):
@@ -245,16 +245,10 @@ cdef void king_captures(Gen* g, int cur, u64 captured, int lastdir) noexcept nog
         if R.immediate and lastdir >= 0 and d == R.opposite[lastdir]:
             continue
         if R.flying:
-            ray = R.ray[d][cur]
-            blk = ray & occ
-            if not blk:
+            vb = flying_victim(g, occ, captured, cur, d)
+            if not vb:
                 continue
-            b = nearest(blk, R.up[d])
-            vb = (<u64>1) << b
-            # The first piece met must be a live enemy; a dead one (end removal) blocks.
-            if not (vb & g.enemies & ~captured):
-                continue
-            beyond = R.ray[d][b]
+            beyond = R.ray[d][bb_lsb(vb)]
             blk = beyond & occ
             land = beyond
             if blk:
@@ -299,12 +293,23 @@ cdef void king_captures(Gen* g, int cur, u64 captured, int lastdir) noexcept nog
         add_capture(g, cur, captured, g.crowned)
 
 
+cdef inline u64 flying_victim(const Gen* g, u64 occ, u64 captured, int sq, int d) noexcept nogil:
+    """The piece a flying king on sq would take in direction d: the first piece met, if it is a
+    live enemy (a dead one, under end removal, blocks); 0 when there is none."""
+    cdef const Rules* R = g.R
+    cdef u64 blk = R.ray[d][sq] & occ, vb
+    if not blk:
+        return 0
+    vb = (<u64>1) << nearest(blk, R.up[d])
+    return vb if vb & g.enemies & ~captured else 0
+
+
 cdef u64 continuing_landings(Gen* g, u64 land, u64 captured, int lastdir) noexcept nogil:
     """The landing squares of a flying king from which it can capture again (all of land when
     none can): the first step of king_captures from each square."""
     cdef const Rules* R = g.R
-    cdef u64 out = 0, occ = g.occ & ~captured if R.immediate else g.occ, ray, blk, vb, rest = land
-    cdef int i, d, b, l
+    cdef u64 out = 0, occ = g.occ & ~captured if R.immediate else g.occ, vb, rest = land
+    cdef int i, d, l
     while rest:
         l = bb_lsb(rest)
         rest &= rest - 1
@@ -312,13 +317,8 @@ cdef u64 continuing_landings(Gen* g, u64 land, u64 captured, int lastdir) noexce
             d = R.king_dir[i]
             if d == R.opposite[lastdir]:
                 continue              # back along the line: the piece just taken blocks it
-            ray = R.ray[d][l]
-            blk = ray & occ
-            if not blk:
-                continue
-            b = nearest(blk, R.up[d])
-            vb = (<u64>1) << b
-            if (vb & g.enemies & ~captured) and (step(R, vb, d) & ~occ):
+            vb = flying_victim(g, occ, captured, l, d)
+            if vb and (step(R, vb, d) & ~occ):
                 out |= (<u64>1) << l
                 break
     return out if out else land
