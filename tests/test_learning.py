@@ -32,13 +32,14 @@ def random_weights(variant, seed, spread=40.0):
     rng = np.random.default_rng(seed)
     w = rng.normal(0, spread, size=(patterns.layout_size(variant), 2))
     w[-len(patterns.DENSE_TERMS):] = [[100, 90], [300, 280], [3, 2], [60, 70], [30, 40],
-                                       [10, 15], [5, 5], [-7, -3], [40, 90], [12, 20], [-30, -10]]
+                                       [10, 15], [5, 5], [-7, -3], [40, 90], [12, 20], [-30, -10],
+                                       [-8, -12]]
     return w
 
 
-def install(variant, weights, tmp_path, name="w.npz"):
+def install(variant, weights, tmp_path, name="w.npz", drawish=False):
     path = tmp_path / name
-    patterns.save(path, variant, weights)
+    patterns.save(path, variant, weights, drawish=drawish)
     patterns.load(path, variant)
     return path
 
@@ -78,9 +79,10 @@ def plain_regions(variant):
     return regions
 
 
-def plain_value(board, weights):
+def plain_value(board, weights, drawish=False):
     """The evaluation computed square by square from the piece map (White's view, then the
-    mover's), with the whole-board terms other than men and kings taken from the features."""
+    mover's), with the whole-board terms other than men and kings taken from the features and
+    checked against a plain count where one is written here."""
     spec = board.spec
     g, size = spec.geometry, spec.size
     pieces = {}
@@ -99,6 +101,15 @@ def plain_value(board, weights):
         black = sum(3 ** k * {"b": 1, "w": 2}.get(pieces.get(sq), 0) for k, sq in enumerate(turned))
         opening += weights[offset + white, 0] - weights[offset + black, 0]
         ending += weights[offset + white, 1] - weights[offset + black, 1]
+    # The king-square table: the playable squares in bit order, a Black king's square turned.
+    order = sorted(g.coords)
+    for (f, r), piece in pieces.items():
+        if piece in "WB":
+            sq = (f, r) if piece == "W" else (size - 1 - f, size - 1 - r)
+            row = total + order.index(g.bit_at[sq])
+            sign = 1 if piece == "W" else -1
+            opening += sign * weights[row, 0]
+            ending += sign * weights[row, 1]
     w, b, k, stm = bitboards(board)
     _, _, dense, _ = patterns.features(board.variant, [w], [b], [k], [stm])
     men = sum(p == "w" for p in pieces.values()) - sum(p == "b" for p in pieces.values())
@@ -106,18 +117,35 @@ def plain_value(board, weights):
     assert (dense[0, 0], dense[0, 1]) == (men, kings)
     assert dense[0, 6] == (1 if board.turn == engine.WHITE else -1)
     assert list(dense[0, 7:]) == plain_new_terms(board, pieces)
-    d = weights[total:]
+    d = weights[total + len(order):]
     opening += float(dense[0] @ d[:, 0])
     ending += float(dense[0] @ d[:, 1])
     start = patterns.start_pieces(board.variant)
     phase = min(len(pieces), start)
     value = (opening * phase + ending * (start - phase)) / (16 * start)
+    if drawish:
+        value /= plain_drawish_divisor(pieces, value)
     return value if board.turn == engine.WHITE else -value
 
 
+def plain_drawish_divisor(pieces, value):
+    """The side ahead (by value) with three pieces or fewer against a king: 8; kings equal and
+    men within one: 2; else 1."""
+    count = {p: sum(q == p for q in pieces.values()) for p in "wWbB"}
+    ahead, behind = ("wW", "bB") if value > 0 else ("bB", "wW")
+    if value == 0 or not count[behind[1]]:
+        return 1
+    if count[ahead[0]] + count[ahead[1]] <= 3:
+        return 8
+    if count["W"] == count["B"] and abs(count["w"] - count["b"]) <= 1:
+        return 2
+    return 1
+
+
 def plain_new_terms(board, pieces):
-    """Balance, first king, kings on a long diagonal and capture threat (White minus Black),
-    from the piece map and the legal moves of the position with the other side to move."""
+    """Balance, first king, kings on a long diagonal, capture threat and exposed king mobility
+    (White minus Black), from the piece map and the legal moves of the position with the other
+    side to move."""
     size = board.spec.size
     out = []
     for colour in "wb":
@@ -126,8 +154,39 @@ def plain_new_terms(board, pieces):
         left = sum(f < size // 2 for f, _ in men)
         out.append([abs(left - (len(men) - left)), 1 if kings else 0,
                     sum(f == r or f + r == size - 1 for f, r in kings),
-                    threatens(board, colour)])
+                    threatens(board, colour), plain_exposed(board.spec, pieces, colour)])
     return [a - b for a, b in zip(*out)]
+
+
+def plain_exposed(spec, pieces, colour):
+    """Squares the kings of `colour` can move to where a man of the other side could take a
+    piece at once: that man one step before the square along one of its capture directions,
+    the square after it empty (none in Italian draughts, where men never take kings)."""
+    from engine.geometry import DIRECTIONS
+    g = spec.geometry
+    enemy = "b" if colour == "w" else "w"
+
+    def empty(sq):
+        return sq in g.bit_at and sq not in pieces
+
+    captures = [(df, dr if enemy == "w" else -dr)
+                for df, dr in (DIRECTIONS[c] for c in spec.man_capture_dirs)]
+    count = 0
+    for (f, r), piece in pieces.items():
+        if piece != colour.upper():
+            continue
+        for d in spec.king_dirs:
+            df, dr = DIRECTIONS[d]
+            k = 1
+            while empty((f + k * df, r + k * dr)):
+                tf, tr = f + k * df, r + k * dr
+                count += spec.men_take_kings and any(
+                    pieces.get((tf - cf, tr - cr)) == enemy and empty((tf + cf, tr + cr))
+                    for cf, cr in captures)
+                if not spec.flying_kings:
+                    break
+                k += 1
+    return count
 
 
 def threatens(board, colour):
@@ -161,6 +220,32 @@ def test_evaluation_equals_a_plain_recomputation(variant, tmp_path):
         assert board.evaluate() == int(plain) or (board.evaluate() == 0 and abs(plain) < 1)
 
 
+def test_drawish_material_is_scaled_down(tmp_path):
+    """A file that asks for it divides drawish values by 8 or 2, as the plain rule says, and
+    the rule decides often enough on these endgames to be tested."""
+    variant = "international"
+    weights = random_weights(variant, 4)
+    path = install(variant, weights, tmp_path, drawish=True)
+    _, stored, meta = patterns.read(path)
+    assert meta["drawish"] is True
+    divisors = set()
+    fens = ["W:W12,K28,33:BK3,40", "B:W12,K28,33:BK3,40", "W:WK12,K28,33,45:BK3,K40,22",
+            "W:W31,32,33,36,37:BK4,16,17,18", "W:W31,32,33,36:BK4,16,17,18",
+            "B:WK31,32,33,36,37,40:BK4,16,17,18,19", "W:WK1:BK50,45"]
+    boards = [engine.Board(variant, fen) for fen in fens] + random_boards(variant, 40, 11)
+    for board in boards:
+        if not board.legal_moves():
+            continue
+        plain = plain_value(board, stored.astype(np.int64), drawish=True)
+        pieces = {board.spec.geometry.coords[board.spec.bit_of[str(n)]]: p[0]
+                  for n, p in board.piece_map().items()}
+        divisors.add(plain_drawish_divisor(pieces, plain))
+        assert board.evaluate() == int(plain) or (board.evaluate() == 0 and abs(plain) < 1)
+    assert divisors == {1, 2, 8}
+    patterns.load(install(variant, weights, tmp_path, "plain.npz"), variant)
+    assert not patterns.read(tmp_path / "plain.npz")[2]["drawish"]
+
+
 @pytest.mark.parametrize("variant", DRAUGHTS)
 def test_the_random_positions_exercise_every_whole_board_term(variant):
     """The recomputation above means something only if the terms take other values than 0."""
@@ -170,6 +255,9 @@ def test_the_random_positions_exercise_every_whole_board_term(variant):
     for k, name in enumerate(patterns.DENSE_TERMS):
         if name.startswith("runner"):
             continue                     # rare in random play (they have tests of their own)
+        if name == "king_exposed_mobility" and not DRAUGHTS_VARIANTS[variant].men_take_kings:
+            assert not dense[:, k].any()         # Italian: men never take kings
+            continue
         assert np.any(dense[:, k] != 0), name
 
 
@@ -214,14 +302,19 @@ def dataset(variant, count, seed):
             "game": np.arange(count, dtype=np.int32), "ply": np.zeros(count, dtype=np.int16)}
 
 
-def test_gradient_matches_finite_differences():
-    data = train.Data("checkers", dataset("checkers", 60, 1), 0.0, 100.0)
+@pytest.mark.parametrize("drawish", [False, True])
+def test_gradient_matches_finite_differences(drawish):
+    data = train.Data("checkers", dataset("checkers", 60, 1), 0.0, 100.0, drawish)
     data.target = np.random.default_rng(2).uniform(0, 1, len(data))
     theta = np.random.default_rng(3).normal(0, 0.1, patterns.layout_size("checkers") * 2)
     loss, grad = data.loss_grad(theta, 1e-3)
     rng = np.random.default_rng(4)
     used = np.unique(np.concatenate([data.own.ravel(), data.other.ravel()]))
-    for row in list(rng.choice(used, 8)) + list(range(len(theta) // 2 - len(patterns.DENSE_TERMS), len(theta) // 2)):
+    king_rows = data.n_regions + np.unique(data.kings.indices)
+    assert len(king_rows) >= 4                       # the random games crown kings
+    rows = list(rng.choice(used, 8)) + list(rng.choice(king_rows, 4)) + \
+        list(range(len(theta) // 2 - len(patterns.DENSE_TERMS), len(theta) // 2))
+    for row in rows:
         for col in (0, 1):
             i = 2 * row + col
             step = np.zeros_like(theta)
@@ -239,7 +332,7 @@ def test_fitting_recovers_known_weights():
     truth = random_weights(variant, 8, spread=0.05) / 100.0     # in logits
     truth[-len(patterns.DENSE_TERMS):] = [[1.0, 0.8], [2.5, 2.0], [0.02, 0.03], [0.5, 0.6],
                                           [0.3, 0.3], [0.1, 0.1], [0.05, 0.05], [-0.05, -0.02],
-                                          [0.4, 0.6], [0.1, 0.1], [-0.3, -0.2]]
+                                          [0.4, 0.6], [0.1, 0.1], [-0.3, -0.2], [-0.05, -0.1]]
     data.target = 1 / (1 + np.exp(-data.logits(truth.ravel())))
     fitted = minimize(lambda th: data.loss_grad(th, 0.0), np.zeros(truth.size), jac=True,
                       method="L-BFGS-B", options={"maxiter": 800, "gtol": 1e-10, "ftol": 1e-14}).x
@@ -249,7 +342,11 @@ def test_fitting_recovers_known_weights():
     dense = fitted.reshape(-1, 2)[-len(patterns.DENSE_TERMS):]
     n = len(patterns.DENSE_TERMS)
     assert dense[0] == pytest.approx(truth[-n], abs=0.05)          # men
-    assert dense[1] == pytest.approx(truth[-n + 1], abs=0.1)       # kings
+    # A king's worth is its count's weight plus its square's (the two are one sum), on average
+    # over the squares.
+    table = slice(data.n_regions, data.n_pattern)
+    fitted_king = dense[1] + fitted.reshape(-1, 2)[table].mean(0)
+    assert fitted_king == pytest.approx(truth[-n + 1] + truth[table].mean(0), abs=0.1)
 
 
 def test_held_out_games_are_whole():
@@ -271,24 +368,31 @@ def test_weights_file_round_trip_and_meta(tmp_path):
     assert meta["info"] == {"games": 3} and meta["layout"] == patterns.layout_digest("spanish")
 
 
-def test_files_of_the_earlier_layout_load_with_the_newer_terms_at_zero(tmp_path):
-    """Weights written when the whole-board terms were the first seven (the files of earlier
-    releases) load, padded with zeros, and evaluate as they did."""
+@pytest.mark.parametrize("old_terms, king_table", patterns.EARLIER_LAYOUTS)
+def test_files_of_earlier_layouts_load_with_the_newer_terms_at_zero(tmp_path, old_terms, king_table):
+    """Weights written with fewer whole-board terms and no king-square table (the files of
+    earlier releases) load, padded with zeros where the newer rows go, and evaluate as they
+    did."""
     import hashlib
     import json
-    old_terms = patterns.EARLIER_DENSE_TERMS[0]
+    assert not king_table
     w = np.rint(random_weights("spanish", 2) * patterns.SCALE).astype(np.int16)
-    old = np.ascontiguousarray(w[:patterns.layout_size("spanish", old_terms)])
+    n_regions, n_kings = patterns.region_rows("spanish"), patterns.king_rows("spanish")
+    old = np.ascontiguousarray(np.concatenate(
+        [w[:n_regions], w[n_regions + n_kings:n_regions + n_kings + len(old_terms)]]))
+    assert len(old) == patterns.layout_size("spanish", old_terms, king_table)
     meta = {"format": patterns.FORMAT, "variant": "spanish", "scale": patterns.SCALE,
-            "layout": patterns.layout_digest("spanish", old_terms), "dense_terms": list(old_terms),
+            "layout": patterns.layout_digest("spanish", old_terms, king_table),
+            "dense_terms": list(old_terms),
             "sha256": hashlib.sha256(old.tobytes()).hexdigest(), "info": {}}
     path = tmp_path / "old.npz"
     np.savez_compressed(path, weights=old, meta=np.array(json.dumps(meta)))
     _, stored, _ = patterns.read(path)
     assert stored.shape == (patterns.layout_size("spanish"), 2)
-    assert np.array_equal(stored[:len(old)], old) and not stored[len(old):].any()
     padded = w.copy()
-    padded[len(old):] = 0
+    padded[n_regions:n_regions + n_kings] = 0
+    padded[n_regions + n_kings + len(old_terms):] = 0
+    assert np.array_equal(stored, padded)
     same = tmp_path / "new.npz"
     patterns.save(same, "spanish", padded)
     for board in random_boards("spanish", 10, 4):
@@ -300,6 +404,20 @@ def test_files_of_the_earlier_layout_load_with_the_newer_terms_at_zero(tmp_path)
     np.savez_compressed(path, weights=old, meta=np.array(json.dumps(meta)))
     with pytest.raises(patterns.WeightsError, match="another layout"):
         patterns.read(path)
+
+
+def test_the_earlier_layouts_keep_their_digests():
+    """The digest names a layout: an earlier file is told by it, so it must not move."""
+    assert patterns.layout_digest("international", patterns.DENSE_TERMS[:7], False) != \
+        patterns.layout_digest("international", patterns.DENSE_TERMS[:11], False)
+    text = json.dumps({"regions": patterns.regions("international")[0],
+                       "dense": patterns.DENSE_TERMS[:11]})
+    import hashlib
+    assert patterns.layout_digest("international", patterns.DENSE_TERMS[:11], False) == \
+        hashlib.sha256(text.encode()).hexdigest()[:16]
+    _, _, meta = patterns.read(patterns.shipped("international"))
+    assert meta["layout"] in {patterns.layout_digest("international", d, k)
+                              for d, k in ((patterns.DENSE_TERMS, True), *patterns.EARLIER_LAYOUTS)}
 
 
 def test_bad_weights_files_are_refused_and_change_nothing(tmp_path):
@@ -419,7 +537,7 @@ def test_selfplay_and_train_end_to_end(tmp_path):
               init=str(weights), report=None)
     assert np.abs(patterns.read(again)[1].astype(int) - first_fit).max() <= 1
     further = train.fit("checkers", [out], str(again), iterations=30, init=str(weights), report=None)
-    assert further["init"] == str(weights)
+    assert further["init"] == weights.name          # the file, not where it lay
     assert further["train_loss"] <= figures["train_loss"] + 1e-3
     assert not np.array_equal(patterns.read(again)[1], first_fit)
     with pytest.raises(engine.EngineError, match="not spanish"):

@@ -10,7 +10,7 @@ cdef enum:
     MAX_VARIANTS = 16
     MAX_REGIONS = 32       # learned evaluation: regions of the board (see patterns.py)
     REGION_SQUARES = 8     # squares of a region: 3^8 = 6561 contents
-    N_DENSE = 11           # learned evaluation: whole-board terms (patterns.DENSE_TERMS)
+    N_DENSE = 12           # learned evaluation: whole-board terms (patterns.DENSE_TERMS)
 
 # Capture precedence / promotion in capture (mirrors variants.py).
 cdef enum:
@@ -104,7 +104,11 @@ ctypedef struct Rules:
     int pat_sq[MAX_REGIONS][REGION_SQUARES]    # White's view of the region
     int pat_rot[MAX_REGIONS][REGION_SQUARES]   # the same squares turned 180 degrees: Black's view
     int pat_offset[MAX_REGIONS]                # the region's first weight
+    int pat_kings                              # the first weight of the king-square table
+    int pat_king_sq[2][64]                     # a king's row in that table: [side][bit], the
+                                               # square as that side sees the board
     int pat_dense                              # the first weight of the whole-board terms
+    int pat_drawish                            # scale down drawish material (patterns.py)
     int pat_start_pieces                       # pieces at the start (phase = pieces / this)
     const short* pat_w                         # [weights][2]: opening, ending; 1/16 centi-men
     # A region's index from the bitboards in a few instructions: the men on its squares

@@ -2,10 +2,11 @@
 # - learned (when a weights file is loaded, see patterns.py): the board is covered by regions
 #   of 8 squares; each region's men (empty / White / Black: an index in base 3) selects a learned
 #   weight, for White as it stands and for Black on the board turned 180 degrees with colours
-#   swapped, so the value is colour-symmetric by construction; plus learned whole-board terms
-#   (material, king mobility, free runners, side to move, balance, a first king, kings on the
-#   long diagonal, a capture threat), opening and ending weights blended
-#   by the number of pieces.
+#   swapped, so the value is colour-symmetric by construction; a learned value for a king on each
+#   square (as its owner sees the board); learned whole-board terms (material, king mobility and
+#   the part of it a man could capture on, free runners, side to move, balance, a first king,
+#   kings on the long diagonal, a capture threat); opening and ending weights blended by the
+#   number of pieces; and, where the weights file asks for it, drawish material scaled down.
 # - hand-set: a few whole-board terms with the weights of evaluation.py (the fallback, and the
 #   baseline that the learned evaluation is measured against).
 
@@ -69,16 +70,34 @@ cdef inline int region_index(const int* squares, int n, u64 own, u64 other) noex
     return idx
 
 
+cdef inline u64 man_attacked(const Rules* R, const Pos* p, int s) noexcept nogil:
+    """The empty squares where a piece of side s could be taken at once by a man of the other
+    side: a man of it one step before the square along one of its capture directions, an empty
+    square after it. In Italian draughts men never take kings: none."""
+    cdef u64 occ = p.pieces[0] | p.pieces[1]
+    cdef u64 empty = R.valid & ~occ, attacked = 0
+    cdef u64 men = p.pieces[s ^ 1] & ~p.kings
+    cdef int i, c
+    if R.kings_immune:
+        return 0
+    for i in range(R.n_man_cap):
+        c = R.man_cap[s ^ 1][i]
+        attacked |= step(R, men, c) & step(R, empty, R.opposite[c])
+    return attacked & empty
+
+
 cdef inline void dense_terms(const Rules* R, const Pos* p, int s, int* out) noexcept nogil:
     """Side s's whole-board counts, in the order of patterns.DENSE_TERMS (out[6], the side to
     move, is the caller's): men, kings, king mobility, free runners 1/2/3 rows away; balance
     (men on one half of the board less those on the other, unsigned), whether it has a king,
-    kings on a long diagonal, and whether it could capture if it were to move (a threat: the
-    evaluation is asked about quiet positions, so for the side to move this is 0)."""
+    kings on a long diagonal, whether it could capture if it were to move (a threat: the
+    evaluation is asked about quiet positions, so for the side to move this is 0), and the
+    squares of the king mobility where a man could take the king (Scan's "denied" squares)."""
     cdef u64 occ = p.pieces[0] | p.pieces[1]
     cdef u64 empty = R.valid & ~occ
-    cdef u64 men = p.pieces[s] & ~p.kings, kings = p.pieces[s] & p.kings, kk, runners
-    cdef int k, i, d, mobility = 0
+    cdef u64 men = p.pieces[s] & ~p.kings, kings = p.pieces[s] & p.kings, kk, runners, reach
+    cdef u64 attacked = man_attacked(R, p, s) if kings else 0
+    cdef int k, i, d, mobility = 0, exposed = 0
     out[0] = bb_popcount(men)
     out[1] = bb_popcount(kings)
     kk = kings
@@ -88,10 +107,13 @@ cdef inline void dense_terms(const Rules* R, const Pos* p, int s, int* out) noex
         for i in range(R.n_king_dir):
             d = R.king_dir[i]
             if R.flying:
-                mobility += bb_popcount(king_slide(R, k, d, occ))
+                reach = king_slide(R, k, d, occ)
             else:
-                mobility += bb_popcount(step(R, (<u64>1) << k, d) & empty)
+                reach = step(R, (<u64>1) << k, d) & empty
+            mobility += bb_popcount(reach)
+            exposed += bb_popcount(reach & attacked)
     out[2] = mobility
+    out[11] = exposed
     out[3] = 0
     out[4] = 0
     out[5] = 0
@@ -120,12 +142,33 @@ cdef inline int lone_king_holds(const Rules* R, const Pos* p) noexcept nogil:
     return 0
 
 
+cdef inline int drawish_divisor(const Pos* p, long value) noexcept nogil:
+    """How much to scale down White's value `value` for drawish material (Scan's rule, a fact of
+    flying-king endgames): the side ahead has three pieces or fewer and the other a king, 8;
+    kings equal and men within one, 2; otherwise 1."""
+    cdef u64 wk = p.pieces[0] & p.kings, bk = p.pieces[1] & p.kings
+    cdef int nw = bb_popcount(p.pieces[0]), nb = bb_popcount(p.pieces[1])
+    cdef int nwk = bb_popcount(wk), nbk = bb_popcount(bk), men_gap
+    men_gap = (nw - nwk) - (nb - nbk)
+    if value > 0 and bk:
+        if nw <= 3:
+            return 8
+        if nwk == nbk and -1 <= men_gap <= 1:
+            return 2
+    elif value < 0 and wk:
+        if nb <= 3:
+            return 8
+        if nwk == nbk and -1 <= men_gap <= 1:
+            return 2
+    return 1
+
+
 cdef int pattern_eval(const Rules* R, const Pos* p) noexcept nogil:
     """The learned evaluation for the side to move, in centi-men."""
     cdef u64 wmen = p.pieces[0] & ~p.kings, bmen = p.pieces[1] & ~p.kings
     cdef const short* w = R.pat_w
     cdef long opening = 0, ending = 0
-    cdef int r, j, i, phase, start = R.pat_start_pieces
+    cdef int r, j, i, b, phase, start = R.pat_start_pieces
     cdef int white[N_DENSE]
     cdef int black[N_DENSE]
     cdef u64 mask, magic
@@ -145,6 +188,20 @@ cdef int pattern_eval(const Rules* R, const Pos* p) noexcept nogil:
         j = R.pat_offset[r] + tab[((bmen & mask) * magic) >> 56] + 2 * tab[((wmen & mask) * magic) >> 56]
         opening -= w[2 * j]
         ending -= w[2 * j + 1]
+    mask = p.pieces[0] & p.kings                    # the king-square table
+    while mask:
+        b = bb_lsb(mask)
+        mask &= mask - 1
+        j = R.pat_kings + R.pat_king_sq[0][b]
+        opening += w[2 * j]
+        ending += w[2 * j + 1]
+    mask = p.pieces[1] & p.kings
+    while mask:
+        b = bb_lsb(mask)
+        mask &= mask - 1
+        j = R.pat_kings + R.pat_king_sq[1][b]
+        opening -= w[2 * j]
+        ending -= w[2 * j + 1]
     dense_terms(R, p, 0, white)
     dense_terms(R, p, 1, black)
     j = R.pat_dense
@@ -156,7 +213,10 @@ cdef int pattern_eval(const Rules* R, const Pos* p) noexcept nogil:
     phase = bb_popcount(p.pieces[0] | p.pieces[1])
     if phase > start:
         phase = start
-    opening = (opening * phase + ending * (start - phase)) // (16 * start)
+    opening = opening * phase + ending * (start - phase)
+    # One division, truncating toward zero (cdivision): the mirrored position gets the exact
+    # negation, whatever the divisor.
+    opening = opening // (16 * start * (drawish_divisor(p, opening) if R.pat_drawish else 1))
     return <int>opening if p.stm == 0 else -<int>opening
 
 
@@ -233,10 +293,13 @@ cdef inline int _number_sum(const Pos* p, int side) noexcept nogil:
 _PATTERN_WEIGHTS = {}           # variant id -> the weights array the native table points into
 
 
-def _set_patterns(int vid, list regions, list rotated, weights, int start_pieces):
-    """Install a layout (regions of square bits, their 180-degree turns) and its weights
-    (int16, shape (n, 2): opening, ending, the last N_DENSE rows the whole-board terms) for one
-    variant; every board and search of the variant uses them from now on."""
+def _set_patterns(int vid, list regions, list rotated, list king_rows, int n_king_rows, weights,
+                  int start_pieces, bint drawish):
+    """Install a layout (regions of square bits, their 180-degree turns; each side's row of the
+    king-square table for every bit, of n_king_rows rows) and its weights (int16, shape (n, 2):
+    opening, ending; the region rows, the king-square rows, the last N_DENSE rows the
+    whole-board terms) for one variant; every board and search of the variant uses them from
+    now on."""
     cdef Rules* R = &RULES[vid]
     cdef int r, k, offset = 0
     cdef const short[:, ::1] view = weights
@@ -246,8 +309,12 @@ def _set_patterns(int vid, list regions, list rotated, weights, int start_pieces
         if not 1 <= len(regions[r]) <= REGION_SQUARES or len(rotated[r]) != len(regions[r]):
             raise ValueError(f"a region has 1 to {REGION_SQUARES} squares")
         offset += _pow3(len(regions[r]))
-    if view.shape[0] != offset + N_DENSE or view.shape[1] != 2:
-        raise ValueError(f"expected {offset + N_DENSE} x 2 weights, not {view.shape[0]} x {view.shape[1]}")
+    if len(king_rows) != 2 or any(len(rows) != 64 or not all(0 <= x < n_king_rows for x in rows)
+                                  for rows in king_rows):
+        raise ValueError(f"king rows: two lists of 64 rows in 0..{n_king_rows - 1}")
+    if view.shape[0] != offset + n_king_rows + N_DENSE or view.shape[1] != 2:
+        raise ValueError(f"expected {offset + n_king_rows + N_DENSE} x 2 weights, "
+                         f"not {view.shape[0]} x {view.shape[1]}")
     R.pat_n = 0                       # nothing reads a half-written layout
     offset = 0
     for r in range(len(regions)):
@@ -262,7 +329,12 @@ def _set_patterns(int vid, list regions, list rotated, weights, int start_pieces
                 and _fill_gather(R.pat_rot[r], R.pat_len[r], &R.pat_mask[r][1],
                                  &R.pat_magic[r][1], R.pat_tab[r][1])):
             raise ValueError(f"region {r}: no magic number gathers its squares")
-    R.pat_dense = offset
+    R.pat_kings = offset
+    for k in range(64):
+        R.pat_king_sq[0][k] = king_rows[0][k]
+        R.pat_king_sq[1][k] = king_rows[1][k]
+    R.pat_dense = offset + n_king_rows
+    R.pat_drawish = drawish
     R.pat_start_pieces = start_pieces
     _PATTERN_WEIGHTS[vid] = weights
     R.pat_w = &view[0, 0]

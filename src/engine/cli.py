@@ -155,7 +155,7 @@ def cmd_train(args) -> int:
     from . import train
     train.fit(args.variant, args.dirs, args.out, lam=args.lam, l2=args.l2,
               phase_l2=args.phase_l2, prior_l2=args.prior_l2, holdout=args.holdout, iterations=args.iterations,
-              init=args.init, report=lambda line: print(line, flush=True))
+              init=args.init, drawish=args.drawish, report=lambda line: print(line, flush=True))
     return 0
 
 
@@ -396,7 +396,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("train", help="fit the learned evaluation",
                        description="Fit the learned evaluation (board regions of 8 squares, "
-                       "whole-board terms, opening and ending weights; docs/learning.md) to "
+                       "a king-square table, whole-board terms, opening and ending weights; "
+                       "docs/learning.md) to "
                        "self-play positions by logistic regression of the game results, with an "
                        "L2 penalty, holding out whole games to report the validation loss. "
                        "Writes a weights file that Engine(eval_file=...), the UCI EvalFile "
@@ -423,6 +424,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="start from this weights file (usually the generation that played the "
                    "games) and pull every weight towards it instead of towards zero and the "
                    "hand-set values: a new generation keeps what the earlier data taught")
+    p.add_argument("--drawish", action=argparse.BooleanOptionalAction, default=None,
+                   help="scale drawish material down (three pieces or fewer against a king; "
+                   "kings equal and men within one), in the fit and in the file's evaluation "
+                   "(default: on for International only)")
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("egdb", help="build, describe or verify endgame tables",

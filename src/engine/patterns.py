@@ -6,15 +6,20 @@ x 2 ranks on the boards that use them all (Turkish, Gothic), stepped by 2 files 
 rank). A region's men, each empty / own / the other side's, form an index in base 3 (6561 values)
 that selects one learned weight; kings count as empty there. White's regions are read as they
 stand, Black's on the board turned 180 degrees with colours swapped, so the same weights serve
-both sides and the evaluation is colour-symmetric by construction. Whole-board terms follow
-(``DENSE_TERMS``, White minus Black). Every weight has an opening and an ending value, blended
-by the number of pieces on the board. The native code (``_draughts_eval.pxi``) evaluates it in
-the search; ``features()`` gives training the very indices that code computes.
+both sides and the evaluation is colour-symmetric by construction. A king-square table follows:
+one weight per playable square for a king standing there, as its owner sees the board. Then the
+whole-board terms (``DENSE_TERMS``, White minus Black). Every weight has an opening and an
+ending value, blended by the number of pieces on the board. A file may also ask for drawish
+material to be scaled down (``drawish_divisors``). The native code (``_draughts_eval.pxi``)
+evaluates it in the search; ``features()`` and ``king_features()`` give training the very
+values that code uses.
 
 A weights file is a numpy ``.npz`` archive: ``weights`` (int16, shape (n, 2), in 1/16
-centi-men), and ``meta`` (JSON: format, variant, the layout's regions, the weights' SHA-256,
-and how they were made). ``load(path)`` checks all of it before anything changes; a bad file
-raises ``WeightsError`` naming it and the variant keeps the evaluation it had.
+centi-men), and ``meta`` (JSON: format, variant, the layout's digest, the weights' SHA-256,
+whether drawish material is scaled, and how they were made). ``load(path)`` checks all of it
+before anything changes; a bad file raises ``WeightsError`` naming it and the variant keeps the
+evaluation it had. Files of earlier layouts (no king-square table, fewer whole-board terms) load
+with what they lack at zero, and evaluate exactly as they did.
 """
 
 from __future__ import annotations
@@ -34,10 +39,14 @@ from .variants import DRAUGHTS_VARIANTS
 FORMAT = 1
 SCALE = 16                      # stored weight = centi-men x SCALE
 DENSE_TERMS = ("men", "kings", "king_mobility", "runner_1", "runner_2", "runner_3",
-               "side_to_move", "balance", "first_king", "king_long_diagonal", "capture_threat")
-# Files written before the last four terms existed hold the first seven; they load with the
-# new terms at zero, which evaluates exactly as they did.
-EARLIER_DENSE_TERMS = (DENSE_TERMS[:7],)
+               "side_to_move", "balance", "first_king", "king_long_diagonal", "capture_threat",
+               "king_exposed_mobility")
+# The layouts of earlier files, (whole-board terms, whether a king-square table follows the
+# regions): the first releases had seven terms, later eleven, both without the king table.
+EARLIER_LAYOUTS = ((DENSE_TERMS[:7], False), (DENSE_TERMS[:11], False))
+# Variants whose fits scale drawish material down by default (train --drawish): flying-king
+# endgames on 10x10, where three pieces rarely beat a king (the rule Scan's evaluation uses).
+DRAWISH_BY_DEFAULT = frozenset({"international"})
 HAND_SET = "<hand-set>"         # the name that selects the hand-set evaluation (EvalFile option)
 SHIPPED = "<shipped>"           # the name that selects the weights shipped with the package
 
@@ -63,9 +72,34 @@ def regions(variant: str) -> tuple[list[list[int]], list[list[int]]]:
     return out, turned
 
 
-def layout_size(variant: str, dense: tuple = DENSE_TERMS) -> int:
-    """Number of weights (rows) of a variant's layout: 3^8 per region, then the dense terms."""
-    return sum(3 ** len(r) for r in regions(variant)[0]) + len(dense)
+def king_squares(variant: str) -> tuple[list[int], list[int]]:
+    """Each side's row of the king-square table for every bit (0 for bits that are no square):
+    the playable squares in bit order as White sees the board; Black sees it turned 180
+    degrees, so a Black king's row is that of the square opposite."""
+    spec = DRAUGHTS_VARIANTS[variant]
+    g, size = spec.geometry, spec.size
+    order = {b: i for i, b in enumerate(sorted(g.coords))}
+    white, black = [0] * 64, [0] * 64
+    for b, (f, r) in g.coords.items():
+        white[b] = order[b]
+        black[b] = order[g.bit_at[(size - 1 - f, size - 1 - r)]]
+    return white, black
+
+
+def region_rows(variant: str) -> int:
+    """Number of weights (rows) of the regions: 3^8 each."""
+    return sum(3 ** len(r) for r in regions(variant)[0])
+
+
+def king_rows(variant: str) -> int:
+    """Number of rows of the king-square table: one per playable square."""
+    return len(DRAUGHTS_VARIANTS[variant].geometry.coords)
+
+
+def layout_size(variant: str, dense: tuple = DENSE_TERMS, king_table: bool = True) -> int:
+    """Number of weights (rows) of a variant's layout: the regions, the king-square table,
+    then the whole-board terms."""
+    return region_rows(variant) + (king_rows(variant) if king_table else 0) + len(dense)
 
 
 def start_pieces(variant: str) -> int:
@@ -74,10 +108,13 @@ def start_pieces(variant: str) -> int:
     return len(board.piece_map())
 
 
-def layout_digest(variant: str, dense: tuple = DENSE_TERMS) -> str:
-    """Names the layout (regions and terms): weights fit only the layout they were trained on."""
-    text = json.dumps({"regions": regions(variant)[0], "dense": dense})
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+def layout_digest(variant: str, dense: tuple = DENSE_TERMS, king_table: bool = True) -> str:
+    """Names the layout (regions, king table and terms): weights fit only the layout they were
+    trained on. (Layouts without the king table keep the digest they always had.)"""
+    layout: dict = {"regions": regions(variant)[0], "dense": dense}
+    if king_table:
+        layout["king_squares"] = king_rows(variant)
+    return hashlib.sha256(json.dumps(layout).encode()).hexdigest()[:16]
 
 
 def features(variant: str, white, black, kings, stm):
@@ -93,10 +130,49 @@ def features(variant: str, white, black, kings, stm):
     return a + offsets, b + offsets, dense, pieces
 
 
+def king_features(variant: str, white, black, kings):
+    """The king-square counts of positions (for training): a sparse matrix [N, king_rows],
+    +1 for each White king at its row, -1 for each Black king at its (turned) row."""
+    from scipy import sparse
+    white, black, kings = (np.asarray(a, dtype=np.uint64) for a in (white, black, kings))
+    own, turned = king_squares(variant)
+    rows, cols, vals = [], [], []
+    for b in DRAUGHTS_VARIANTS[variant].geometry.coords:
+        bit = np.uint64(1 << b)
+        for side, table, sign in ((white, own, 1.0), (black, turned, -1.0)):
+            at = np.flatnonzero(side & kings & bit)
+            rows.append(at)
+            cols.append(np.full(len(at), table[b]))
+            vals.append(np.full(len(at), sign))
+    shape = (len(white), king_rows(variant))
+    return sparse.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                             shape=shape)
+
+
+def _popcount(a: np.ndarray) -> np.ndarray:
+    return np.unpackbits(np.ascontiguousarray(a, dtype="<u8").view(np.uint8).reshape(-1, 8),
+                         axis=1).sum(axis=1).astype(np.int64)
+
+
+def drawish_divisors(white, black, kings) -> tuple[np.ndarray, np.ndarray]:
+    """What a value is divided by when drawish material is scaled (as the native
+    drawish_divisor): (when White is ahead, when Black is ahead). The side ahead with three
+    pieces or fewer against a king: 8; kings equal and men within one: 2; else 1."""
+    white, black, kings = (np.asarray(a, dtype=np.uint64) for a in (white, black, kings))
+    nw, nb = _popcount(white), _popcount(black)
+    nwk, nbk = _popcount(white & kings), _popcount(black & kings)
+    even = (nwk == nbk) & (np.abs((nw - nwk) - (nb - nbk)) <= 1)
+    white_ahead = np.where((nbk > 0) & (nw <= 3), 8, np.where((nbk > 0) & even, 2, 1))
+    black_ahead = np.where((nwk > 0) & (nb <= 3), 8, np.where((nwk > 0) & even, 2, 1))
+    return white_ahead, black_ahead
+
+
 # -- files ----------------------------------------------------------------------------------------
 
-def save(path, variant: str, weights: np.ndarray, info: dict | None = None) -> None:
-    """Write a weights file (weights: centi-men as floats or already-scaled int16)."""
+def save(path, variant: str, weights: np.ndarray, info: dict | None = None,
+         drawish: bool = False) -> None:
+    """Write a weights file (weights: centi-men as floats or already-scaled int16); `drawish`:
+    the evaluation scales drawish material down (it was fitted that way)."""
     if weights.dtype != np.int16:
         weights = np.clip(np.rint(np.asarray(weights, dtype=np.float64) * SCALE), -32767, 32767)
         weights = weights.astype(np.int16)
@@ -105,7 +181,7 @@ def save(path, variant: str, weights: np.ndarray, info: dict | None = None) -> N
         raise WeightsError(f"{path}: expected {layout_size(variant)} x 2 weights for {variant}, "
                            f"not {weights.shape}")
     meta = {"format": FORMAT, "variant": variant, "layout": layout_digest(variant),
-            "scale": SCALE, "dense_terms": list(DENSE_TERMS),
+            "scale": SCALE, "dense_terms": list(DENSE_TERMS), "drawish": bool(drawish),
             "sha256": hashlib.sha256(weights.tobytes()).hexdigest(), "info": info or {}}
     tmp = Path(str(path) + ".tmp.npz")
     np.savez_compressed(tmp, weights=weights, meta=np.array(json.dumps(meta)))
@@ -129,19 +205,32 @@ def read(path) -> tuple[str, np.ndarray, dict]:
     variant = meta.get("variant")
     if variant not in draughts_variants():
         raise WeightsError(f"{path}: weights for {variant!r}, which has no learned evaluation")
-    dense = next((d for d in (DENSE_TERMS, *EARLIER_DENSE_TERMS)
-                  if meta.get("layout") == layout_digest(variant, d)), None)
-    if dense is None:
+    layout = next(((d, kt) for d, kt in ((DENSE_TERMS, True), *EARLIER_LAYOUTS)
+                   if meta.get("layout") == layout_digest(variant, d, kt)), None)
+    if layout is None:
         raise WeightsError(f"{path}: made for another layout of {variant}'s evaluation "
                            f"({meta.get('layout')}, this engine has {layout_digest(variant)})")
-    if weights.dtype != np.int16 or weights.shape != (layout_size(variant, dense), 2):
-        raise WeightsError(f"{path}: expected int16 weights of shape "
-                           f"({layout_size(variant, dense)}, 2), not {weights.dtype} {weights.shape}")
+    size = layout_size(variant, *layout)
+    if weights.dtype != np.int16 or weights.shape != (size, 2):
+        raise WeightsError(f"{path}: expected int16 weights of shape ({size}, 2), "
+                           f"not {weights.dtype} {weights.shape}")
     if hashlib.sha256(np.ascontiguousarray(weights).tobytes()).hexdigest() != meta.get("sha256"):
         raise WeightsError(f"{path}: checksum mismatch (the file is damaged)")
-    if len(dense) < len(DENSE_TERMS):           # an earlier layout: the newer terms count 0
-        weights = np.concatenate([weights, np.zeros((len(DENSE_TERMS) - len(dense), 2), np.int16)])
-    return variant, np.ascontiguousarray(weights), meta
+    if not isinstance(meta.get("drawish", False), bool):
+        raise WeightsError(f"{path}: 'drawish' must be true or false")
+    return variant, _upgraded(variant, weights, *layout), meta
+
+
+def _upgraded(variant: str, weights: np.ndarray, dense: tuple, king_table: bool) -> np.ndarray:
+    """Weights of an earlier layout in today's: a zero king table, the newer terms at zero."""
+    if (dense, king_table) == (DENSE_TERMS, True):
+        return np.ascontiguousarray(weights)
+    n = region_rows(variant)
+    zeros = np.zeros((king_rows(variant), 2), np.int16)
+    table = weights[n:n + len(zeros)] if king_table else zeros
+    terms = weights[len(weights) - len(dense):]
+    padding = np.zeros((len(DENSE_TERMS) - len(dense), 2), np.int16)
+    return np.ascontiguousarray(np.concatenate([weights[:n], table, terms, padding]))
 
 
 _LOADED: dict[str, str] = {}     # variant -> the file its evaluation came from
@@ -150,11 +239,12 @@ _LOADED: dict[str, str] = {}     # variant -> the file its evaluation came from
 def load(path, variant: str | None = None) -> str:
     """Make every search of the file's variant use its weights; returns the variant. With
     ``variant``, the file must be for it. On any error nothing changes."""
-    found, weights, _ = read(path)
+    found, weights, meta = read(path)
     if variant is not None and found != variant:
         raise WeightsError(f"{path}: weights for {found}, not {variant}")
     own, turned = regions(found)
-    _set_patterns(draughts_variant_id(found), own, turned, weights, start_pieces(found))
+    _set_patterns(draughts_variant_id(found), own, turned, list(king_squares(found)),
+                  king_rows(found), weights, start_pieces(found), meta.get("drawish", False))
     _LOADED[found] = str(path)
     return found
 

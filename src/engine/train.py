@@ -17,6 +17,7 @@ about 100, its aspiration window 25).
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -31,11 +32,17 @@ def _sigmoid(x):
 class Data:
     """Features and targets of a set of positions, ready for the loss."""
 
-    def __init__(self, variant: str, arrays: dict, lam: float, scale: float):
+    def __init__(self, variant: str, arrays: dict, lam: float, scale: float,
+                 drawish: bool = False):
         own, other, dense, pieces = patterns.features(
             variant, arrays["white"], arrays["black"], arrays["kings"], arrays["stm"])
         start = patterns.start_pieces(variant)
         self.own, self.other = own, other
+        self.kings = patterns.king_features(variant, arrays["white"], arrays["black"],
+                                            arrays["kings"])
+        # White's value is divided by these when drawish material is scaled (None: never).
+        self.divisors = patterns.drawish_divisors(arrays["white"], arrays["black"],
+                                                  arrays["kings"]) if drawish else None
         self.dense = dense.astype(np.float64)
         self.phase = np.minimum(pieces, start) / start                 # 1 opening .. 0 ending
         self.sign = np.where(arrays["stm"] == 0, 1.0, -1.0)            # White's view -> mover's
@@ -44,33 +51,49 @@ class Data:
         if lam > 0:
             target = (1 - lam) * target + lam * _sigmoid(arrays["score"] / scale)
         self.target = target
-        self.n_pattern = patterns.layout_size(variant) - len(patterns.DENSE_TERMS)
+        # Rows: the regions, the king-square table (both under the L2 penalty), then the
+        # whole-board terms.
+        self.n_regions = patterns.region_rows(variant)
+        self.n_pattern = self.n_regions + patterns.king_rows(variant)
 
     def __len__(self):
         return len(self.target)
 
-    def logits(self, theta: np.ndarray) -> np.ndarray:
+    def _white_value(self, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray | float]:
+        """White's value of every position before drawish scaling, and the scale factor."""
         w = theta.reshape(-1, 2)
         p = self.phase
         opening = w[self.own, 0].sum(1) - w[self.other, 0].sum(1)
         ending = w[self.own, 1].sum(1) - w[self.other, 1].sum(1)
+        table = w[self.n_regions:self.n_pattern]
+        opening += self.kings @ table[:, 0]
+        ending += self.kings @ table[:, 1]
         d = w[self.n_pattern:]
         opening += self.dense @ d[:, 0]
         ending += self.dense @ d[:, 1]
-        return self.sign * (opening * p + ending * (1 - p))
+        value = opening * p + ending * (1 - p)
+        if self.divisors is None:
+            return value, 1.0
+        ahead_white, ahead_black = self.divisors
+        return value, 1.0 / np.where(value > 0, ahead_white, np.where(value < 0, ahead_black, 1))
+
+    def logits(self, theta: np.ndarray) -> np.ndarray:
+        value, factor = self._white_value(theta)
+        return self.sign * value * factor
 
     prior: np.ndarray | None = None     # whole-board terms' prior values (logits), set by fit()
     prior_l2 = 0.0
     anchor: np.ndarray | None = None    # region weights' prior values (None: zero), set by fit()
 
     def loss_grad(self, theta: np.ndarray, l2: float, phase_l2: float = 0.0) -> tuple[float, np.ndarray]:
-        z = self.logits(theta)
-        prob = _sigmoid(z)
+        value, factor = self._white_value(theta)
+        prob = _sigmoid(self.sign * value * factor)
         eps = 1e-12
         t = self.target
         n = len(t)
         loss = -np.mean(t * np.log(prob + eps) + (1 - t) * np.log(1 - prob + eps))
-        g = self.sign * (prob - t) / n                      # d loss / d (White's value)
+        # d loss / d (White's value before scaling); the scale is constant where it applies
+        g = self.sign * factor * (prob - t) / n
         go, ge = g * self.phase, g * (1 - self.phase)
         size = len(theta) // 2
         grad = np.zeros((size, 2))
@@ -78,6 +101,7 @@ class Data:
             rep = np.repeat(weight, self.own.shape[1])
             grad[:, col] += np.bincount(self.own.ravel(), weights=rep, minlength=size)
             grad[:, col] -= np.bincount(self.other.ravel(), weights=rep, minlength=size)
+            grad[self.n_regions:self.n_pattern, col] = self.kings.T @ weight
             grad[self.n_pattern:, col] = self.dense.T @ weight
         w = theta.reshape(-1, 2)
         penalty = np.zeros_like(grad)
@@ -156,12 +180,14 @@ def without_rule_draws(variant: str, arrays: dict) -> dict:
 
 def fit(variant: str, dirs: list, out: str, lam: float = 0.5, l2: float = 1e-4,
         phase_l2: float = 1e-3, prior_l2: float = 1e-2, holdout: float = 0.1,
-        iterations: int = 300, init: str | None = None, report=print) -> dict:
+        iterations: int = 300, init: str | None = None, drawish: bool | None = None,
+        report=print) -> dict:
     """Fit the weights of `variant` to the self-play games in `dirs`, write them to `out`;
     returns the figures (positions, games, losses, the man's value in logits). With `init` (a
     weights file of the variant, e.g. the generation that played the games) the fit starts from
     its weights and the penalties pull towards them instead of towards zero and the hand-set
-    whole-board values."""
+    whole-board values. `drawish` (default: patterns.DRAWISH_BY_DEFAULT) fits, and writes, an
+    evaluation that scales drawish material down."""
     try:
         from scipy.optimize import minimize
     except ImportError:
@@ -169,6 +195,8 @@ def fit(variant: str, dirs: list, out: str, lam: float = 0.5, l2: float = 1e-4,
     if not 0 <= lam <= 1 or min(l2, phase_l2, prior_l2) < 0 or not 0 <= holdout < 1:
         raise EngineError("need 0 <= lambda <= 1, penalties >= 0 and 0 <= holdout < 1")
     started = time.perf_counter()
+    if drawish is None:
+        drawish = variant in patterns.DRAWISH_BY_DEFAULT
     start_weights = None
     if init is not None:
         found, stored, _ = patterns.read(init)
@@ -182,8 +210,8 @@ def fit(variant: str, dirs: list, out: str, lam: float = 0.5, l2: float = 1e-4,
     # The scale first (results only), then the data with the chosen target.
     scale_logits = material_scale(Data(variant, train_rows, 0.0, 100.0))
     centi_per_logit = 100.0 / scale_logits
-    train = Data(variant, train_rows, lam, centi_per_logit)
-    valid = Data(variant, valid_rows, lam, centi_per_logit) if held.any() else None
+    train = Data(variant, train_rows, lam, centi_per_logit, drawish)
+    valid = Data(variant, valid_rows, lam, centi_per_logit, drawish) if held.any() else None
     train.prior = hand_prior(variant) / centi_per_logit
     train.prior_l2 = prior_l2
     size = patterns.layout_size(variant)
@@ -206,7 +234,8 @@ def fit(variant: str, dirs: list, out: str, lam: float = 0.5, l2: float = 1e-4,
     figures = {
         "positions": len(train), "held_out": 0 if valid is None else len(valid),
         "games": int(len(np.unique(arrays["game"]))), "lambda": lam, "l2": l2,
-        "phase_l2": phase_l2, "prior_l2": prior_l2, "init": None if init is None else str(init),
+        "phase_l2": phase_l2, "prior_l2": prior_l2, "drawish": drawish,
+        "init": None if init is None else Path(init).name,
         "man_logits": scale_logits, "train_loss_material": baseline,
         "train_loss": float(train.loss_grad(theta, 0.0)[0]), "iterations": int(result.nit),
     }
@@ -215,7 +244,7 @@ def fit(variant: str, dirs: list, out: str, lam: float = 0.5, l2: float = 1e-4,
         figures["valid_loss"] = float(valid.loss_grad(theta, 0.0)[0])
     weights = theta.reshape(-1, 2) * centi_per_logit
     figures["seconds"] = round(time.perf_counter() - started, 1)
-    patterns.save(out, variant, weights, info=figures)
+    patterns.save(out, variant, weights, info=figures, drawish=drawish)
     if report:
         report(f"loss {figures['train_loss']:.4f} (material only {baseline:.4f})"
                + (f", held out {figures['valid_loss']:.4f} (material only "
