@@ -282,8 +282,10 @@ def test_threads_give_legal_moves_and_count_every_thread(variant, fen):
     result = many.search(board, depth=6)
     assert result.best_move in board.legal_moves() and result.depth == 6
     assert abs(result.score) < 30000
-    # The helpers' nodes are counted: more than one thread's search of the same depth.
-    assert result.nodes > one.nodes
+    # The helpers' nodes are counted, each thread's apart (on a loaded machine a helper may
+    # hardly run before the main search ends, so no thread's count is asserted positive).
+    assert len(result.thread_nodes) == 3 and sum(result.thread_nodes) == result.nodes
+    assert one.thread_nodes == (one.nodes,)
     # A node budget counts every thread's nodes too (checked every thousand or so of the main
     # search's nodes, while the helpers run on: a budget, not an exact count), and a movetime
     # is kept.

@@ -1066,6 +1066,9 @@ cdef class Engine:
                     thread.join()
             self.searching = False
         nodes = total_nodes(S)
+        thread_nodes = [S.nodes]
+        for i in range(S.nhelpers):
+            thread_nodes.append((<Search*>S.helpers[i]).nodes)
         S.nhelpers = 0
         elapsed = _time.perf_counter() - start
         if not lines:
@@ -1073,7 +1076,7 @@ cdef class Engine:
             lines = [self._line(board, 0, [(<char*>&S.root_moves[0])[:sizeof(SMove)]])]
         best = lines[0]
         return SearchResult(best.move, best.score, best.mate, completed, S.seldepth, nodes,
-                            elapsed, best.pv, lines, self.hashfull(), S.tb_hits)
+                            elapsed, best.pv, lines, self.hashfull(), S.tb_hits, tuple(thread_nodes))
 
     cdef void _sort_lines(self, list lines):
         """MultiPV lines best first (searches of later lines can find higher scores), with the

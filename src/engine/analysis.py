@@ -32,6 +32,7 @@ class SearchInfo:
     hashfull: int                 # per mille of the transposition table in use
     lines: list                   # PVLine per MultiPV index, best first
     tbhits: int = 0               # positions answered by the endgame tables
+    thread_nodes: tuple = ()      # nodes of each thread, the main search first (sum: nodes)
 
     @property
     def nps(self) -> int:
@@ -64,6 +65,7 @@ class SearchResult:
     lines: list                   # every PVLine when multipv > 1 (lines[0] is the best)
     hashfull: int = 0
     tbhits: int = 0               # positions answered by the endgame tables
+    thread_nodes: tuple = ()      # nodes of each thread, the main search first (sum: nodes)
 
     @property
     def nps(self) -> int:
