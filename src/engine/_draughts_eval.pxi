@@ -146,20 +146,15 @@ cdef inline int drawish_divisor(const Pos* p, long value) noexcept nogil:
     """How much to scale down White's value `value` for drawish material (Scan's rule, a fact of
     flying-king endgames): the side ahead has three pieces or fewer and the other a king, 8;
     kings equal and men within one, 2; otherwise 1."""
-    cdef u64 wk = p.pieces[0] & p.kings, bk = p.pieces[1] & p.kings
-    cdef int nw = bb_popcount(p.pieces[0]), nb = bb_popcount(p.pieces[1])
-    cdef int nwk = bb_popcount(wk), nbk = bb_popcount(bk), men_gap
-    men_gap = (nw - nwk) - (nb - nbk)
-    if value > 0 and bk:
-        if nw <= 3:
-            return 8
-        if nwk == nbk and -1 <= men_gap <= 1:
-            return 2
-    elif value < 0 and wk:
-        if nb <= 3:
-            return 8
-        if nwk == nbk and -1 <= men_gap <= 1:
-            return 2
+    cdef int ahead = 0 if value > 0 else 1
+    cdef int nwk = bb_popcount(p.pieces[0] & p.kings), nbk = bb_popcount(p.pieces[1] & p.kings)
+    cdef int men_gap = bb_popcount(p.pieces[0] & ~p.kings) - bb_popcount(p.pieces[1] & ~p.kings)
+    if value == 0 or not (p.pieces[ahead ^ 1] & p.kings):
+        return 1
+    if bb_popcount(p.pieces[ahead]) <= 3:
+        return 8
+    if nwk == nbk and -1 <= men_gap <= 1:
+        return 2
     return 1
 
 
@@ -168,7 +163,7 @@ cdef int pattern_eval(const Rules* R, const Pos* p) noexcept nogil:
     cdef u64 wmen = p.pieces[0] & ~p.kings, bmen = p.pieces[1] & ~p.kings
     cdef const short* w = R.pat_w
     cdef long opening = 0, ending = 0
-    cdef int r, j, i, b, phase, start = R.pat_start_pieces
+    cdef int r, j, i, b, sign, phase, start = R.pat_start_pieces
     cdef int white[N_DENSE]
     cdef int black[N_DENSE]
     cdef u64 mask, magic
@@ -188,20 +183,15 @@ cdef int pattern_eval(const Rules* R, const Pos* p) noexcept nogil:
         j = R.pat_offset[r] + tab[((bmen & mask) * magic) >> 56] + 2 * tab[((wmen & mask) * magic) >> 56]
         opening -= w[2 * j]
         ending -= w[2 * j + 1]
-    mask = p.pieces[0] & p.kings                    # the king-square table
-    while mask:
-        b = bb_lsb(mask)
-        mask &= mask - 1
-        j = R.pat_kings + R.pat_king_sq[0][b]
-        opening += w[2 * j]
-        ending += w[2 * j + 1]
-    mask = p.pieces[1] & p.kings
-    while mask:
-        b = bb_lsb(mask)
-        mask &= mask - 1
-        j = R.pat_kings + R.pat_king_sq[1][b]
-        opening -= w[2 * j]
-        ending -= w[2 * j + 1]
+    for r in range(2):                              # the king-square table, side r's view
+        mask = p.pieces[r] & p.kings
+        sign = 1 - 2 * r
+        while mask:
+            b = bb_lsb(mask)
+            mask &= mask - 1
+            j = R.pat_kings + R.pat_king_sq[r][b]
+            opening += sign * w[2 * j]
+            ending += sign * w[2 * j + 1]
     dense_terms(R, p, 0, white)
     dense_terms(R, p, 1, black)
     j = R.pat_dense
