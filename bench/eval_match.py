@@ -26,7 +26,7 @@ from engine import patterns
 from engine.stats import elo_estimate
 
 
-SWITCHES = ("reductions", "probcut", "early_reductions")
+SWITCHES = ("reductions", "probcut", "early_reductions", "qs_promotions")
 
 
 def use(variant: str, source: str) -> None:

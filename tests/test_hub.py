@@ -29,6 +29,11 @@ def test_initialisation(hub):
         'italian killer antidraughts breakthrough"',
         "param name=hash value=64 type=int min=1 max=65536",
         "param name=threads value=1 type=int min=1 max=64",
+        "param name=reductions value=true type=bool",
+        "param name=null-move value=true type=bool",
+        "param name=probcut value=false type=bool",
+        "param name=early-reductions value=false type=bool",
+        "param name=qs-promotions value=false type=bool",
         "param name=eval-file value=<shipped> type=string",
         "wait",
     ]
@@ -114,9 +119,10 @@ ERRORS = [
     ("set-param name=variant value=chess", "error message=\"unknown variant 'chess' (known: "
      "international spanish checkers turkish gothic-checkers brazilian russian pool czech italian killer "
      "antidraughts breakthrough; normal is international, bt is breakthrough, losing is antidraughts)\""),
-    ("set-param name=threads value=0", "error message=\"threads must be 1 to 64, not '0'\""),
-    ("set-param name=hash value=999999999", "error message=\"hash must be 1 to 65536 MB, not "
-     "'999999999'\""),
+    ("set-param name=threads value=0", "error message=\"option threads must be between 1 and 64, not 0\""),
+    ("set-param name=hash value=999999999", "error message=\"option hash must be between 1 and 65536, "
+     "not 999999999\""),
+    ("set-param name=probcut value=yes", "error message=\"option probcut takes true or false, not 'yes'\""),
     ("go sideways", "error message=\"go needs think, ponder or analyze, not 'sideways'\""),
     ('pos pos="unclosed', "error message=\"cannot read line: No closing quotation\""),
 ]

@@ -198,6 +198,30 @@ def test_clock_never_runs_out():
     assert time.perf_counter() - start < 0.5 and result.best_move is not None
 
 
+def test_time_counts_from_when_the_move_was_asked_for():
+    # A protocol passes the arrival of its `go` line: 0.8 s of a 1 s budget already gone, the
+    # search has about 0.2 s left (without asked_at it would think the whole second).
+    start = time.perf_counter()
+    result = Engine(8).search(engine.Board("international"), movetime=1.0,
+                              asked_at=time.monotonic() - 0.8)
+    assert time.perf_counter() - start < 0.9 and result.best_move is not None
+    assert result.time >= 0.8                 # reported from when it was asked for
+
+
+def test_time_budgets():
+    from engine.timeman import budget, ponder_budget
+    assert budget(None) == (None, None)
+    assert budget(10.0, movetime=0.1) == (None, 0.1)           # a fixed time is used to the end
+    soft, hard = budget(60.0, 1.0)
+    assert soft == pytest.approx(60 / 30 + 0.75) and hard == pytest.approx(4 * soft)
+    soft, hard = budget(10.0, 0.0, movestogo=1)                  # the last move before the control
+    assert hard == pytest.approx(10.0 * 0.5) and soft == hard
+    soft, hard = budget(0.2, 0.0)                                # a nearly empty clock keeps a margin
+    assert hard <= 0.2 - 0.02 and soft <= hard
+    assert 0 <= budget(0.001)[1] <= 0.001
+    assert ponder_budget(60.0, 1.0) == pytest.approx(2.75) and ponder_budget(None, movetime=0.5) == 0.5
+
+
 def test_stop_ends_an_infinite_search_quickly():
     searcher = Engine(16)
     board = engine.Board("international")
@@ -267,7 +291,23 @@ def test_probcut_and_early_reductions_act_only_where_the_game_asks():
     assert result.best_move in engine.Board("international").legal_moves()
     # Superajedrez and Dipole do not ask for them: the same tree.
     for variant in ("superajedrez", "dipole"):
-        assert nodes(variant, probcut=True, early_reductions=True) == nodes(variant)
+        assert nodes(variant, probcut=True, early_reductions=True, qs_promotions=True) \
+            == nodes(variant)
+
+
+def test_quiescence_crowns_men_when_asked():
+    # White to move has only quiet moves; after 7-1 (crowning) Black's man on 45 crowns too.
+    # Without the switch a depth-1 search stands pat after 7-1; with it quiescence plays 45-50.
+    board = engine.Board("international", "W:W7,32,33:B20,41,45")
+    plain = engine.Engine(16).search(board, depth=1)
+    crowning = engine.Engine(16, qs_promotions=True).search(board, depth=1)
+    assert [str(m) for m in plain.pv] == ["7-1"]
+    assert [str(m) for m in crowning.pv] == ["7-1", "45-50"]
+    assert crowning.score < plain.score          # Black's new king counts against White
+    # From the start no man is near crowning: the same tree.
+    start = engine.Board("international")
+    assert engine.Engine(16, qs_promotions=True).search(start, depth=7).nodes \
+        == engine.Engine(16).search(start, depth=7).nodes
 
 
 # -- threads --------------------------------------------------------------------------------------

@@ -21,6 +21,10 @@ def test_handshake(uci):
     assert uci.send("uci") == [
         "id name Dimensiones 0.1.0",
         "id author the Dimensiones developers",
+        "option name UCI_Variant type combo default international var international var spanish "
+        "var checkers var chapinas var turkish var gothic-checkers var brazilian var russian var pool "
+        "var czech var italian var killer var antidraughts var breakthrough var dipole var dipole10 "
+        "var superajedrez var superdimensiones",
         "option name Hash type spin default 64 min 1 max 65536",
         "option name Clear Hash type button",
         "option name Threads type spin default 1 min 1 max 64",
@@ -31,12 +35,9 @@ def test_handshake(uci):
         "option name NullMove type check default true",
         "option name ProbCut type check default false",
         "option name EarlyReductions type check default false",
+        "option name QsPromotions type check default false",
         "option name EgdbPath type string default <empty>",
         "option name EvalFile type string default <shipped>",
-        "option name UCI_Variant type combo default international var international var spanish "
-        "var checkers var chapinas var turkish var gothic-checkers var brazilian var russian var pool "
-        "var czech var italian var killer var antidraughts var breakthrough var dipole var dipole10 "
-        "var superajedrez var superdimensiones",
         "uciok",
     ]
     assert uci.send("isready") == ["readyok"]
@@ -152,6 +153,18 @@ ERRORS = [
     ("setoption name Hash value " + "9" * 25, "info string error option Hash needs a number, not '"
      + "9" * 25 + "'"),
 ]
+
+
+def test_search_switches_reach_the_engine(uci):
+    for name, attribute in (("Reductions", "reductions"), ("NullMove", "null_move"),
+                            ("ProbCut", "probcut"), ("EarlyReductions", "early_reductions"),
+                            ("QsPromotions", "qs_promotions")):
+        before = getattr(uci.session.engine, attribute)
+        assert uci.send(f"setoption name {name} value {str(not before).lower()}") == []
+        assert getattr(uci.session.engine, attribute) is (not before)
+        assert uci.send(f"setoption name {name} value maybe") == [
+            f"info string error option {name} takes true or false, not 'maybe'"]
+        assert getattr(uci.session.engine, attribute) is (not before)
 
 
 @pytest.mark.parametrize("command,answer", ERRORS)

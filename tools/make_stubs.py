@@ -95,17 +95,19 @@ ENGINE = '''class Engine:
     null_move: bool
     probcut: bool
     early_reductions: bool
+    qs_promotions: bool
     threads: int
     searching: bool
     tablebases: Any
     def __init__(self, hash_mb: int = ..., reductions: bool = ..., null_move: bool = ...,
-                 probcut: bool = ..., early_reductions: bool = ...,
+                 probcut: bool = ..., early_reductions: bool = ..., qs_promotions: bool = ...,
                  eval_file: str | PathLike[str] | None = ..., threads: int = ...) -> None: ...
     def search(self, board: GameBoard, depth: int | None = ..., nodes: int | None = ...,
                movetime: float | None = ..., wtime: float | None = ..., btime: float | None = ...,
                winc: float = ..., binc: float = ..., movestogo: int | None = ...,
                infinite: bool = ..., multipv: int = ...,
-               info: Callable[[SearchInfo], object] | None = ...) -> SearchResult: ...
+               info: Callable[[SearchInfo], object] | None = ...,
+               asked_at: float | None = ...) -> SearchResult: ...
     def stop(self) -> None: ...
     def new_game(self) -> None: ...
     def resize(self, hash_mb: int) -> None: ...
@@ -120,7 +122,8 @@ FAMILIES = [
       "def draughts_stop_perft() -> None: ...",
       "# the learned evaluation's native face (patterns.py)",
       "def _set_patterns(vid: int, regions: list[list[int]], rotated: list[list[int]], "
-      "weights: Any, start_pieces: int) -> None: ...",
+      "king_rows: list[list[int]], n_king_rows: int, weights: Any, start_pieces: int, "
+      "drawish: bool) -> None: ...",
       "def _clear_patterns(vid: int) -> None: ...",
       "def _pattern_features(vid: int, regions: list[list[int]], rotated: list[list[int]], "
       "white: Any, black: Any, kings: Any, stm: Any) -> tuple[Any, Any, Any, Any]: ..."]),

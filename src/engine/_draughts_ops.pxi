@@ -32,6 +32,21 @@ cdef int _op_has_quiet_move(const void* ctx, const void* pos) noexcept nogil:
     return 0
 
 
+cdef int _op_generate_promotions(const void* ctx, const void* pos, SMove* out) noexcept nogil:
+    """The quiet moves that crown a man: quiescence searches them after standing pat (Scan
+    does the same), since a man about to crown is worth far more than a static count says."""
+    cdef const Rules* R = <const Rules*>ctx
+    cdef const Pos* p = <const Pos*>pos
+    cdef int us = p.stm, i, d, n = 0
+    cdef u64 empty = R.valid & ~(p.pieces[0] | p.pieces[1])
+    cdef u64 men = p.pieces[us] & ~p.kings
+    for i in range(R.n_man_move):
+        d = R.man_move[us][i]
+        n = add_targets(<DMove*>out, n, step(R, men, d) & empty & R.promo[us], R.delta[d],
+                        R.promo[us])
+    return n
+
+
 cdef void _op_make(const void* ctx, void* pos, const SMove* m, void* undo) noexcept nogil:
     make_move(<Pos*>pos, <const Rules*>ctx, <const DMove*>m, <Undo*>undo)
 
@@ -108,6 +123,7 @@ cdef void _fill_ops(int vid):
     o.generate = _op_generate
     o.generate_captures = _op_generate_captures
     o.has_quiet_move = _op_has_quiet_move
+    o.generate_promotions = _op_generate_promotions
     o.make = _op_make
     o.unmake = _op_unmake
     o.key = _op_key

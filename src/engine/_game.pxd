@@ -38,6 +38,9 @@ ctypedef struct GameOps:
     int (*generate_captures)(const void* ctx, const void* pos, SMove* out) noexcept nogil
     # Whether a non-capturing move exists (quiescence leaves: no move at all is a loss).
     int (*has_quiet_move)(const void* ctx, const void* pos) noexcept nogil
+    # The quiet moves that crown a man (draughts), which quiescence searches after standing
+    # pat when no capture is on; NULL where the game has none worth it.
+    int (*generate_promotions)(const void* ctx, const void* pos, SMove* out) noexcept nogil
     void (*make)(const void* ctx, void* pos, const SMove* m, void* undo) noexcept nogil
     void (*unmake)(const void* ctx, void* pos, const SMove* m, const void* undo) noexcept nogil
     u64 (*key)(const void* pos) noexcept nogil

@@ -12,17 +12,19 @@ class Engine:
     null_move: bool
     probcut: bool
     early_reductions: bool
+    qs_promotions: bool
     threads: int
     searching: bool
     tablebases: Any
     def __init__(self, hash_mb: int = ..., reductions: bool = ..., null_move: bool = ...,
-                 probcut: bool = ..., early_reductions: bool = ...,
+                 probcut: bool = ..., early_reductions: bool = ..., qs_promotions: bool = ...,
                  eval_file: str | PathLike[str] | None = ..., threads: int = ...) -> None: ...
     def search(self, board: GameBoard, depth: int | None = ..., nodes: int | None = ...,
                movetime: float | None = ..., wtime: float | None = ..., btime: float | None = ...,
                winc: float = ..., binc: float = ..., movestogo: int | None = ...,
                infinite: bool = ..., multipv: int = ...,
-               info: Callable[[SearchInfo], object] | None = ...) -> SearchResult: ...
+               info: Callable[[SearchInfo], object] | None = ...,
+               asked_at: float | None = ...) -> SearchResult: ...
     def stop(self) -> None: ...
     def new_game(self) -> None: ...
     def resize(self, hash_mb: int) -> None: ...

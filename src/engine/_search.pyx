@@ -29,6 +29,7 @@ import time as _time
 from ._game cimport (GameBoard, GameOps, SMove, u64, SEARCH_MAX_MOVES, POS_MAX, UNDO_MAX,
                      RULE_NONE, RULE_DRAW, RULE_LOSS, RULE_WIN, END_NONE, ProbeFn, ProbeSource)
 from .analysis import PVLine, SearchInfo, SearchResult
+from .timeman import SOFT_SHARE, budget as _time_budget
 
 cdef enum:
     MAX_PLY = 128
@@ -94,6 +95,7 @@ ctypedef struct Search:
     int probcut               # ProbCut on, where the game asks for it (a switch too)
     int in_probcut            # > 0 inside a ProbCut search: no ProbCut there (as in Scan)
     int early_reductions      # early reductions on, where the game asks for them (a switch too)
+    int qs_promotions         # quiescence crowns men, where the game lists such moves (a switch)
     ProbeFn probe             # endgame tables for this search's game, or NULL
     const void* probe_ctx
     u64 tb_hits
@@ -349,8 +351,16 @@ cdef int qsearch(Search* S, int alpha, int beta, int ply) noexcept nogil:
     if n == 0:
         if not S.ops.has_quiet_move(S.ctx, S.pos):
             return no_move_score(S, ply, 0)
-        return S.ops.evaluate(S.ctx, S.pos)
-    if S.ops.captures_forced or checked:
+        best = S.ops.evaluate(S.ctx, S.pos)
+        if best >= beta or not S.qs_promotions or S.ops.generate_promotions == NULL:
+            return best
+        # A quiet node: stand pat, or crown a man (where the game lists such moves).
+        n = S.ops.generate_promotions(S.ctx, S.pos, moves)
+        if n == 0:
+            return best
+        if best > alpha:
+            alpha = best
+    elif S.ops.captures_forced or checked:
         best = -INF               # the capture must be played: no standing pat
     else:
         best = S.ops.evaluate(S.ctx, S.pos)
@@ -660,6 +670,7 @@ cdef void prepare_helper(Search* S, Search* H) noexcept nogil:
     H.null_move = S.null_move
     H.probcut = S.probcut
     H.early_reductions = S.early_reductions
+    H.qs_promotions = S.qs_promotions
     H.probe = S.probe
     H.probe_ctx = S.probe_ctx
     H.tb_hits = 0
@@ -739,7 +750,7 @@ cdef class Engine:
         self.nthreads = 1
 
     def __init__(self, hash_mb=64, reductions=True, null_move=True, probcut=False,
-                 early_reductions=False, eval_file=None, threads=1):
+                 early_reductions=False, qs_promotions=False, eval_file=None, threads=1):
         self._lock = _threading.Lock()
         if eval_file is not None:
             from . import patterns
@@ -749,6 +760,7 @@ cdef class Engine:
         self.null_move = null_move
         self.probcut = probcut
         self.early_reductions = early_reductions
+        self.qs_promotions = qs_promotions
         self.threads = threads
 
     @property
@@ -785,6 +797,16 @@ cdef class Engine:
     @early_reductions.setter
     def early_reductions(self, value):
         self.S.early_reductions = 1 if value else 0
+
+    @property
+    def qs_promotions(self) -> bool:
+        """Whether quiescence, at a quiet node, also searches the moves that crown a man (in the
+        games that list them: draughts), as Scan does. A switch so matches can test it."""
+        return bool(self.S.qs_promotions)
+
+    @qs_promotions.setter
+    def qs_promotions(self, value):
+        self.S.qs_promotions = 1 if value else 0
 
     @property
     def probcut(self) -> bool:
@@ -899,14 +921,16 @@ cdef class Engine:
         return used * 1000 // sample
 
     def search(self, board, depth=None, nodes=None, movetime=None, wtime=None, btime=None,
-               winc=0, binc=0, movestogo=None, infinite=False, multipv=1, info=None):
+               winc=0, binc=0, movestogo=None, infinite=False, multipv=1, info=None,
+               asked_at=None):
         """Search ``board`` (left unchanged) and return a SearchResult.
 
         Limits: ``depth`` (plies), ``nodes``, ``movetime`` (seconds), or a clock: ``wtime`` /
         ``btime`` (seconds left), ``winc`` / ``binc`` (increment), ``movestogo``. With none of
         them, or ``infinite=True``, it runs until ``stop()`` (or to the maximum depth).
         ``multipv`` > 1 searches the best N moves. ``info(SearchInfo)`` is called after every
-        finished iteration."""
+        finished iteration. ``asked_at``: the ``time.monotonic()`` reading when the move was
+        asked for; time limits count from then (default: from the call)."""
         if not isinstance(board, GameBoard):
             raise TypeError("search() needs an engine Board")
         if multipv < 1:
@@ -923,12 +947,12 @@ cdef class Engine:
             raise RuntimeError("this engine is already searching (use one Engine per thread)")
         try:
             return self._search(board, depth, nodes, movetime, wtime, btime, winc, binc,
-                                movestogo, infinite, multipv, info)
+                                movestogo, infinite, multipv, info, asked_at)
         finally:
             self._lock.release()
 
     def _search(self, board, depth, nodes, movetime, wtime, btime, winc, binc, movestogo,
-                infinite, multipv, info):
+                infinite, multipv, info, asked_at):
         cdef GameBoard gb = board
         cdef Search* S = self.S
         cdef const GameOps* ops = gb.search_ops()
@@ -952,23 +976,14 @@ cdef class Engine:
             S.probe = self._tables.probe_fn
             S.probe_ctx = self._tables.probe_ctx
         S.nroot = ops.generate(ops.ctx, S.pos, S.root_moves)
-        start = _time.perf_counter()
-        start_mono = now()
-
-        # Time management: a soft budget decides whether to start another iteration, a hard
-        # deadline stops the search. The hard one always leaves a margin on the clock.
-        soft = hard = None
+        # The budget counts from when the move was asked for (timeman.py): a protocol passes
+        # the arrival of its `go` line, so time lost before this point is not lost on the clock.
+        start_mono = asked_at if asked_at is not None and asked_at <= now() else now()
         clock = wtime if int(board.turn) == 0 else btime
         inc = (winc if int(board.turn) == 0 else binc) or 0
-        if movetime is not None:
-            hard = movetime           # a fixed time per move is used to the end
-        elif clock is not None and not infinite:
-            margin = min(0.05, clock * 0.1)
-            moves_left = movestogo if movestogo else 30
-            soft = clock / moves_left + inc * 0.75
-            hard = min(max(clock - margin, 0.001), soft * 4, clock * 0.5 + inc)
-            soft = min(soft, hard)
+        soft, hard = _time_budget(None if infinite else clock, inc, movestogo, movetime)
         S.deadline = start_mono + hard if hard is not None else 0
+        start = _time.perf_counter() - (now() - start_mono)
         max_depth = depth if depth else MAX_PLY - 2
         if infinite:
             max_depth = MAX_PLY - 2
@@ -1049,7 +1064,7 @@ cdef class Engine:
                 if S.stop:
                     break
                 elapsed = _time.perf_counter() - start
-                if soft is not None and elapsed >= soft * 0.6 and not infinite:
+                if soft is not None and elapsed >= soft * SOFT_SHARE and not infinite:
                     break
                 if S.nroot == 1 and (soft is not None) and not infinite:
                     break          # a forced move needs no more thought against the clock

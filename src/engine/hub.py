@@ -15,7 +15,9 @@ import sys
 
 from . import Board, __version__
 from .errors import EngineError
-from .protocol import ENGINE_AUTHOR, ENGINE_NAME, MAX_THREADS, Session, quote
+from .options import BY_HUB_NAME, OPTIONS
+from .protocol import ENGINE_AUTHOR, ENGINE_NAME, Session, quote
+from .timeman import ponder_budget
 
 HUB_VARIANTS = ["international", "spanish", "checkers", "turkish", "gothic-checkers", "brazilian",
                 "russian", "pool", "czech", "italian", "killer", "antidraughts", "breakthrough"]
@@ -92,36 +94,33 @@ class HubSession(Session):
 
     def cmd_hub(self, args):
         self.send(f'id name={ENGINE_NAME} version={__version__} author="{ENGINE_AUTHOR}"')
-        self.send(f'param name=variant value={self.variant} type=enum values="{" ".join(HUB_VARIANTS)}"')
-        self.send(f"param name=hash value={self.hash_mb} type=int min=1 max=65536")
-        self.send(f"param name=threads value={self.engine.threads} type=int min=1 max={MAX_THREADS}")
-        self.send("param name=eval-file value=<shipped> type=string")
+        for option in OPTIONS:
+            if option.hub:
+                self.send(option.hub_line(self))
         self.send("wait")
 
     def cmd_set_param(self, args):
-        """variant, hash, threads and eval-file; a parameter this engine does not know is ignored, as the protocol
-        says of anything either side does not know."""
+        """The parameters of options.OPTIONS that Hub offers; a parameter this engine does not
+        know is ignored, as the protocol says of anything either side does not know."""
         name, value = args.get("name"), args.get("value", "")
-        if name == "variant":
-            variant = HUB_ALIASES.get(value, value)
-            if variant not in HUB_VARIANTS:
-                aliases = ", ".join(f"{a} is {ours}" for a, ours in HUB_ALIASES.items())
-                raise EngineError(f"unknown variant {quote(value)} (known: {' '.join(HUB_VARIANTS)}; "
-                                  f"{aliases})")
-            self.cmd_stop({})
-            self.variant = variant
-            self.board = Board(variant)
-        elif name == "eval-file":
-            self.set_eval_file(value)
-        elif name == "hash":
-            if not value.isdigit() or len(value) > 6 or not 1 <= int(value) <= 65536:
-                raise EngineError(f"hash must be 1 to 65536 MB, not {quote(value)}")
-            self.resize_hash(int(value))
-        elif name == "threads":
-            if not value.isdigit() or len(value) > 3 or not 1 <= int(value) <= MAX_THREADS:
-                raise EngineError(f"threads must be 1 to {MAX_THREADS}, not {quote(value)}")
-            self.cmd_stop({})
-            self.engine.threads = int(value)
+        option = BY_HUB_NAME.get(name)
+        if option is not None:
+            self.apply_option(option, value, name)
+
+    def variant_choices(self) -> list[str]:
+        return HUB_VARIANTS
+
+    def set_variant(self, value: str) -> None:
+        variant = HUB_ALIASES.get(value, value)
+        if variant not in HUB_VARIANTS:
+            aliases = ", ".join(f"{a} is {ours}" for a, ours in HUB_ALIASES.items())
+            raise EngineError(f"unknown variant {quote(value)} (known: {' '.join(HUB_VARIANTS)}; "
+                              f"{aliases})")
+        self.variant = variant
+        self.board = Board(variant)
+
+    def send_eval_file(self, value: str) -> None:
+        self.set_eval_file(value)
 
     def cmd_init(self, args):
         self.send("ready")
@@ -208,12 +207,13 @@ class HubSession(Session):
         hold = False
         if mode in ("ponder", "analyze") or level.get("infinite"):
             if mode == "ponder":
-                self._ponder_budget = (level.get("movetime") or
-                                       (level["time"] / level.get("movestogo", 30) + level["inc"] * 0.75
-                                        if "time" in level else None))
+                self._ponder_budget = ponder_budget(level.get("time"), level.get("inc", 0.0),
+                                                    level.get("movestogo"), level.get("movetime"))
                 limits = {}
             limits["infinite"] = not limits.get("depth") and not limits.get("nodes")
             hold = mode == "ponder"
+        else:
+            limits["asked_at"] = self.received
         self.cmd_stop({})
         self._release.clear()
         self.start_search(self._run_search, self.board.copy(), limits, hold)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import time
 
 from . import Board, Engine, stop_perft
 from .errors import EngineError
@@ -51,6 +52,7 @@ class Session:
         self.quit = False
         self._release = threading.Event()     # holds an infinite/ponder search's answer
         self._timer: threading.Timer | None = None
+        self.received = time.monotonic()      # when the line being handled arrived
 
     def error(self, text: str) -> None:
         raise NotImplementedError
@@ -68,6 +70,15 @@ class Session:
             self.error(str(exc))
         except MemoryError as exc:             # a hash table the machine cannot give
             self.error(str(exc) or "out of memory")
+
+    def apply_option(self, option, text: str, name: str) -> None:
+        """Set an option of options.OPTIONS from the protocol's text (`name` as the protocol
+        spells it); a bad value raises its error and changes nothing."""
+        value = option.parse(text, name)
+        if option.stops:
+            self._release.set()                # a held (ponder) search must not wait forever
+            self.stop_search()
+        option.set(self, value)
 
     def set_eval_file(self, value: str) -> str:
         """A learned evaluation's weights file for its variant (the search stops first);
@@ -165,6 +176,7 @@ class Session:
         self.stop_search()
 
     def handle(self, line: str) -> None:
+        self.received = time.monotonic()      # a move's time counts from its `go` line
         if len(line) > MAX_LINE:
             self.error(f"line of {len(line)} characters refused (the limit is {MAX_LINE})")
             return

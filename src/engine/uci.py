@@ -10,10 +10,10 @@ import sys
 
 from . import Board, PerftStopped, __version__, perft, variants
 from .errors import EngineError
-from .protocol import ENGINE_AUTHOR, ENGINE_NAME, MAX_THREADS, Session, quote
+from .options import OPTIONS, uci_option
+from .protocol import ENGINE_AUTHOR, ENGINE_NAME, Session, quote
+from .timeman import ponder_budget
 
-MAX_HASH = 65536
-MAX_MULTIPV = 64
 MAX_DEPTH = 126           # the search's deepest iteration
 MAX_PERFT = 64
 MAX_COUNT = 2 ** 62       # nodes, and milliseconds on a clock
@@ -41,20 +41,8 @@ class UciSession(Session):
     def cmd_uci(self, args):
         self.send(f"id name {ENGINE_NAME} {__version__}")
         self.send(f"id author {ENGINE_AUTHOR}")
-        self.send(f"option name Hash type spin default {self.hash_mb} min 1 max {MAX_HASH}")
-        self.send("option name Clear Hash type button")
-        self.send(f"option name Threads type spin default {self.engine.threads} min 1 max {MAX_THREADS}")
-        self.send(f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")
-        self.send(f"option name Move Overhead type spin default {self.move_overhead} min 0 max 5000")
-        self.send("option name Ponder type check default false")
-        self.send("option name Reductions type check default true")
-        self.send("option name NullMove type check default true")
-        self.send("option name ProbCut type check default false")
-        self.send("option name EarlyReductions type check default false")
-        self.send("option name EgdbPath type string default <empty>")
-        self.send("option name EvalFile type string default <shipped>")
-        self.send(f"option name UCI_Variant type combo default {self.variant} "
-                  + " ".join(f"var {v}" for v in variants()))
+        for option in OPTIONS:
+            self.send(option.uci_line(self))
         self.send("uciok")
 
     def cmd_isready(self, args):
@@ -83,59 +71,25 @@ class UciSession(Session):
         name, value = name.strip(), value.strip()
         if text.endswith(" value"):
             name, value = text[:-6].strip(), ""
-        key = name.lower()
-        if key == "hash":
-            number = self._int(value, 1, MAX_HASH, name)
-            if number is not None:
-                self.resize_hash(number)
-        elif key == "clear hash":
-            self.cmd_stop([])
-            self.engine.new_game()
-        elif key == "threads":
-            number = self._int(value, 1, MAX_THREADS, name)
-            if number is not None:
-                self.cmd_stop([])
-                self.engine.threads = number
-        elif key == "multipv":
-            number = self._int(value, 1, MAX_MULTIPV, name)
-            if number is not None:
-                self.multipv = number
-        elif key == "move overhead":
-            number = self._int(value, 0, 5000, name)
-            if number is not None:
-                self.move_overhead = number
-        elif key in ("ponder", "reductions", "nullmove", "probcut", "earlyreductions"):
-            if value.lower() not in ("true", "false"):
-                self.error(f"option {name} takes true or false, not {quote(value)}")
-            elif key == "reductions":
-                self.cmd_stop([])
-                self.engine.reductions = value.lower() == "true"
-            elif key == "nullmove":
-                self.cmd_stop([])
-                self.engine.null_move = value.lower() == "true"
-            elif key == "probcut":
-                self.cmd_stop([])
-                self.engine.probcut = value.lower() == "true"
-            elif key == "earlyreductions":
-                self.cmd_stop([])
-                self.engine.early_reductions = value.lower() == "true"
-        elif key == "uci_variant":
-            if value not in variants():
-                self.error(f"unknown variant {quote(value)} (known: {' '.join(variants())})")
-                return
-            self.cmd_stop([])
-            self.variant = value
-            self.board = Board(value)
-            self.engine.new_game()
-            self._load_tables(quiet=True)
-        elif key == "evalfile":
-            self.send(f"info string evaluation {self.set_eval_file(value)}")
-        elif key == "egdbpath":
-            self.cmd_stop([])
-            self.egdb_path = "" if value in ("", "<empty>") else value
-            self._load_tables(quiet=False)
-        else:
-            self.error(f"unknown option {quote(name)}")
+        self.apply_option(uci_option(name), value, name)
+
+    def variant_choices(self) -> list[str]:
+        return variants()
+
+    def set_variant(self, value: str) -> None:
+        if value not in variants():
+            raise EngineError(f"unknown variant {quote(value)} (known: {' '.join(variants())})")
+        self.variant = value
+        self.board = Board(value)
+        self.engine.new_game()
+        self._load_tables(quiet=True)
+
+    def set_egdb_path(self, value: str) -> None:
+        self.egdb_path = value
+        self._load_tables(quiet=False)
+
+    def send_eval_file(self, value: str) -> None:
+        self.send(f"info string evaluation {self.set_eval_file(value)}")
 
     def _load_tables(self, quiet: bool) -> None:
         """Probe the endgame tables of the current variant under EgdbPath, if there are any."""
@@ -151,19 +105,6 @@ class UciSession(Session):
             return
         self.engine.tablebases = tables
         self.send(f"info string endgame tables: {self.variant} up to {tables.pieces} pieces")
-
-    def _int(self, value, low, high, name):
-        try:
-            number = int(value) if len(value) <= 20 else None
-        except ValueError:
-            number = None
-        if number is None:
-            self.error(f"option {name} needs a number, not {quote(value)}")
-            return None
-        if not low <= number <= high:
-            self.error(f"option {name} must be between {low} and {high}, not {number}")
-            return None
-        return number
 
     def cmd_position(self, args):
         if not args:
@@ -212,6 +153,8 @@ class UciSession(Session):
             self._ponder_limits = {k: limits.pop(k) for k in list(limits)
                                    if k in ("wtime", "btime", "winc", "binc", "movestogo", "movetime")}
             limits["infinite"] = True
+        if not hold:
+            limits["asked_at"] = self.received
         board = self.board.copy()
         self.start_search(self._run_search, board, limits, hold)
 
@@ -315,12 +258,9 @@ class UciSession(Session):
         if not self.searching:
             return
         limits = self._ponder_limits
-        budget = limits.get("movetime")
-        if budget is None:
-            clock = limits.get("wtime" if int(self.board.turn) == 0 else "btime")
-            inc = limits.get("winc" if int(self.board.turn) == 0 else "binc", 0)
-            if clock is not None:
-                budget = min(clock / (limits.get("movestogo") or 30) + inc * 0.75, clock * 0.5)
+        side = "w" if int(self.board.turn) == 0 else "b"
+        budget = ponder_budget(limits.get(f"{side}time"), limits.get(f"{side}inc", 0),
+                               limits.get("movestogo"), limits.get("movetime"))
         self._release.set()
         if budget is not None:
             self.start_timer(budget)
