@@ -1,6 +1,7 @@
 """The match runner: complete matches, forfeits by broken engines, records; the statistics
 themselves are checked in test_stats.py."""
 
+import shlex
 import sys
 from pathlib import Path
 
@@ -16,7 +17,9 @@ OPENINGS = ["W:W31-50:B1-20", "B:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,4
             "B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20"]
 
 
-def ours():
+def ours(protocol="uci"):
+    if protocol == "hub":
+        return EngineSpec.parse(f"hub:{shlex.quote(sys.executable)} -m engine hub")
     return EngineSpec.parse(default_engine_command())
 
 
@@ -120,9 +123,27 @@ def test_time_control_parsing():
     assert parse_time_control("0.5").movetime == 0.5
     tc = parse_time_control("10+0.1")
     assert tc.base == 10 and tc.inc == 0.1 and str(tc) == "10+0.1"
-    for bad in ("x", "0", "-1+0", "1+x"):
+    tc = parse_time_control("nodes=5000")
+    assert tc.nodes == 5000 and str(tc) == "5000 nodes/move"
+    for bad in ("x", "0", "-1+0", "1+x", "nan", "inf+0", "nodes=0", "nodes=-5", "nodes=1e4",
+                "nodes="):
         with pytest.raises(engine.EngineError):
             parse_time_control(bad)
+
+
+@pytest.mark.parametrize("protocol", ["uci", "hub"])
+def test_node_limited_games_are_the_same_each_time(protocol):
+    # A fixed number of nodes a move makes a game independent of time and load: the same
+    # opening gives the same game twice, through either protocol.
+    spec = ours(protocol)
+    games = []
+    for _ in range(2):
+        match = Match([spec, spec], "international", parse_time_control("nodes=3000"),
+                      OPENINGS[:1], report=None)
+        result = match.run()
+        assert result.played == 2 and not result.forfeits
+        games.append([[str(m) for m in g.moves] for g in result.games])
+    assert games[0] == games[1] and len(games[0][0]) > 10
 
 
 def test_pdn_record_format():

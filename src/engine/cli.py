@@ -501,7 +501,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--variant", "-v", default="international", choices=variants())
     p.add_argument("--games", "-n", type=int, default=10, help="number of games (rounded up to pairs)")
     p.add_argument("--tc", default="0.1",
-                   help="time control: SECONDS per move, or BASE+INC in seconds (default 0.1)")
+                   help="time control: SECONDS per move, BASE+INC in seconds, or nodes=N (N "
+                   "nodes a move: independent of the machine's load and speed, for comparing "
+                   "two builds or settings; a move over 120 s forfeits as a hang) (default 0.1)")
     p.add_argument("--tolerance", type=float, default=0.1,
                    help="seconds an engine may overrun before it forfeits (default 0.1)")
     p.add_argument("--concurrency", "-c", type=int, default=1, help="games played at once")

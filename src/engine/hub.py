@@ -110,14 +110,18 @@ class HubSession(Session):
     def variant_choices(self) -> list[str]:
         return HUB_VARIANTS
 
-    def set_variant(self, value: str) -> None:
+    def variant_name(self, value: str) -> str:
+        """Ours, or another engine's name for it (Scan's normal, bt, losing)."""
         variant = HUB_ALIASES.get(value, value)
         if variant not in HUB_VARIANTS:
             aliases = ", ".join(f"{a} is {ours}" for a, ours in HUB_ALIASES.items())
             raise EngineError(f"unknown variant {quote(value)} (known: {' '.join(HUB_VARIANTS)}; "
                               f"{aliases})")
-        self.variant = variant
-        self.board = Board(variant)
+        return variant
+
+    def set_variant(self, value: str) -> None:
+        self.variant = value
+        self.board = Board(value)
 
     def send_eval_file(self, value: str) -> None:
         self.set_eval_file(value)

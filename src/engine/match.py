@@ -36,21 +36,35 @@ class EngineFailure(Exception):
 
 @dataclass
 class TimeControl:
-    """Either a fixed time per move or a clock with base time and increment (seconds)."""
+    """A fixed time per move, a clock with base time and increment (seconds), or a fixed
+    number of nodes per move (the engines' time is then not counted, but a move that takes
+    longer than NODES_TIMEOUT still forfeits: the engine is taken to hang)."""
 
     movetime: float | None = None
     base: float | None = None
     inc: float = 0.0
     tolerance: float = 0.1            # an engine may overrun by this much before it forfeits
+    nodes: int | None = None
 
     def __str__(self) -> str:
+        if self.nodes is not None:
+            return f"{self.nodes} nodes/move"
         if self.movetime is not None:
             return f"{self.movetime:g}s/move"
         return f"{self.base:g}+{self.inc:g}"
 
 
+NODES_TIMEOUT = 120.0           # seconds: a node-limited move that takes longer is a hang
+
+
 def parse_time_control(text: str) -> TimeControl:
-    """``0.1`` or ``0.1/move`` (per move), ``10+0.1`` (base + increment), in seconds."""
+    """``0.1`` or ``0.1/move`` (per move), ``10+0.1`` (base + increment), in seconds; or
+    ``nodes=N`` (N nodes per move, as cutechess and fastchess write it)."""
+    if text.startswith("nodes="):
+        digits = text[6:]
+        if not (digits.isdigit() and len(digits) <= 18 and int(digits) >= 1):
+            raise EngineError(f"time control {text!r}: nodes= takes a whole number, 1 or more")
+        return TimeControl(nodes=int(digits))
     try:
         if "+" in text:
             base, inc = text.split("+", 1)
@@ -58,7 +72,9 @@ def parse_time_control(text: str) -> TimeControl:
         else:
             tc = TimeControl(movetime=float(text.removesuffix("/move")))
     except ValueError:
-        raise EngineError(f"time control {text!r}: expected SECONDS or BASE+INC") from None
+        raise EngineError(f"time control {text!r}: expected SECONDS, BASE+INC or nodes=N") from None
+    if not all(math.isfinite(x) for x in (tc.movetime or 0, tc.base or 0, tc.inc)):
+        raise EngineError(f"time control {text!r} must be finite")
     if (tc.movetime is not None and tc.movetime <= 0) or (tc.base is not None and tc.base <= 0) \
             or tc.inc < 0:
         raise EngineError(f"time control {text!r} must be positive")
@@ -235,7 +251,9 @@ class EngineProcess:
         if self.spec.protocol == "uci":
             listed = " ".join(str(m) for m in moves)
             self.send(f"position fen {start.fen()}" + (f" moves {listed}" if moves else ""))
-            if tc.movetime is not None:
+            if tc.nodes is not None:
+                self.send(f"go nodes {tc.nodes}")
+            elif tc.movetime is not None:
                 self.send(f"go movetime {int(tc.movetime * 1000)}")
             else:
                 self.send(f"go wtime {int(clocks[0] * 1000)} btime {int(clocks[1] * 1000)} "
@@ -247,7 +265,9 @@ class EngineProcess:
             return parts[1]
         listed = " ".join(m.hub() for m in moves)
         self.send(f"pos pos={position_string(start)}" + (f' moves="{listed}"' if moves else ""))
-        if tc.movetime is not None:
+        if tc.nodes is not None:
+            self.send(f"level nodes={tc.nodes}")
+        elif tc.movetime is not None:
             self.send(f"level move-time={tc.movetime}")
         else:
             # Hub adds the increment before each move itself.
@@ -318,14 +338,17 @@ def play_game(number: int, engines: list, names: list, variant: str, opening: st
             return record
         side = int(board.turn)
         eng = engines[side]
-        allowed = tc.movetime if tc.movetime is not None else clocks[side]
+        allowed = NODES_TIMEOUT if tc.nodes is not None else \
+            tc.movetime if tc.movetime is not None else clocks[side]
         started = time.monotonic()
         try:
             text = eng.go(start, board.move_stack, tc, clocks, side, started + allowed + tc.tolerance)
         except EngineFailure as exc:
             return _forfeit(record, side, names, str(exc))
         used = time.monotonic() - started
-        if tc.movetime is None:
+        if tc.nodes is not None:
+            pass                          # the time of a node-limited move is not counted
+        elif tc.movetime is None:
             clocks[side] -= used
             if clocks[side] < -tc.tolerance:
                 return _forfeit(record, side, names, "lost on time")

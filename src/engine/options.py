@@ -30,8 +30,9 @@ class Option:
     high: int = 0
     stops: bool = True                         # the running search stops first
 
-    def parse(self, text: str, name: str) -> Any:
-        """The value of `text` for this option (`name` as the protocol spells it, for errors)."""
+    def parse(self, text: str, name: str, session) -> Any:
+        """The value of `text` for this option (`name` as the protocol spells it, for errors);
+        raises before anything changes."""
         if self.kind == "spin":
             try:
                 number = int(text) if len(text) <= 20 else None
@@ -49,7 +50,9 @@ class Option:
             return text.lower() == "true"
         if self.kind == "string":
             return "" if text in ("", "<empty>") else text
-        return text                                    # button (no value), combo (set checks)
+        if self.kind == "combo":
+            return session.variant_name(text)
+        return text                                    # a button has no value
 
     def uci_line(self, session) -> str:
         head = f"option name {self.name} type {self.kind}"
@@ -88,7 +91,9 @@ def _set_threads(session, value: int) -> None:
 
 OPTIONS = (
     Option("UCI_Variant", "variant", "combo", lambda s: s.variant, lambda s, v: s.set_variant(v)),
-    Option("Hash", "hash", "spin", lambda s: s.hash_mb, lambda s, v: s.resize_hash(v), 1, MAX_HASH),
+    # resize_hash stops the search itself, once it knows the table fits.
+    Option("Hash", "hash", "spin", lambda s: s.hash_mb, lambda s, v: s.resize_hash(v), 1, MAX_HASH,
+           stops=False),
     Option("Clear Hash", None, "button", lambda s: None, lambda s, v: s.engine.new_game()),
     Option("Threads", "threads", "spin", lambda s: s.engine.threads, _set_threads, 1, MAX_THREADS),
     Option("MultiPV", None, "spin", lambda s: s.multipv, lambda s, v: setattr(s, "multipv", v),
@@ -102,6 +107,7 @@ OPTIONS = (
     _switch("EarlyReductions", "early-reductions", "early_reductions"),
     _switch("QsPromotions", "qs-promotions", "qs_promotions"),
     Option("EgdbPath", None, "string", lambda s: s.egdb_path, lambda s, v: s.set_egdb_path(v)),
+    # set_eval_file stops the search itself.
     Option("EvalFile", "eval-file", "string", lambda s: "<shipped>",
            lambda s, v: s.send_eval_file(v), stops=False),
 )

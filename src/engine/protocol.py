@@ -74,7 +74,7 @@ class Session:
     def apply_option(self, option, text: str, name: str) -> None:
         """Set an option of options.OPTIONS from the protocol's text (`name` as the protocol
         spells it); a bad value raises its error and changes nothing."""
-        value = option.parse(text, name)
+        value = option.parse(text, name, self)
         if option.stops:
             self._release.set()                # a held (ponder) search must not wait forever
             self.stop_search()

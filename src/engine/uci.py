@@ -76,9 +76,12 @@ class UciSession(Session):
     def variant_choices(self) -> list[str]:
         return variants()
 
-    def set_variant(self, value: str) -> None:
+    def variant_name(self, value: str) -> str:
         if value not in variants():
             raise EngineError(f"unknown variant {quote(value)} (known: {' '.join(variants())})")
+        return value
+
+    def set_variant(self, value: str) -> None:
         self.variant = value
         self.board = Board(value)
         self.engine.new_game()
