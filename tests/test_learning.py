@@ -37,9 +37,9 @@ def random_weights(variant, seed, spread=40.0):
     return w
 
 
-def install(variant, weights, tmp_path, name="w.npz", drawish=False):
+def install(variant, weights, tmp_path, name="w.npz", drawish=False, phase="pieces"):
     path = tmp_path / name
-    patterns.save(path, variant, weights, drawish=drawish)
+    patterns.save(path, variant, weights, drawish=drawish, phase=phase)
     patterns.load(path, variant)
     return path
 
@@ -79,7 +79,12 @@ def plain_regions(variant):
     return regions
 
 
-def plain_value(board, weights, drawish=False):
+def plain_tempo(spec, pieces):
+    """Rows the men still have to go: a White man on rank r has size - 1 - r, a Black one r."""
+    return sum(spec.size - 1 - r if p == "w" else r for (_, r), p in pieces.items() if p in "wb")
+
+
+def plain_value(board, weights, drawish=False, tempo=False):
     """The evaluation computed square by square from the piece map (White's view, then the
     mover's), with the whole-board terms other than men and kings taken from the features and
     checked against a plain count where one is written here."""
@@ -120,8 +125,14 @@ def plain_value(board, weights, drawish=False):
     d = weights[total + len(order):]
     opening += float(dense[0] @ d[:, 0])
     ending += float(dense[0] @ d[:, 1])
-    start = patterns.start_pieces(board.variant)
-    phase = min(len(pieces), start)
+    if tempo:
+        first = engine.Board(board.variant)
+        start = plain_tempo(spec, {g.coords[spec.bit_of[str(n)]]: p[0]
+                                   for n, p in first.piece_map().items()})
+        phase = min(plain_tempo(spec, pieces), start)
+    else:
+        start = patterns.start_pieces(board.variant)
+        phase = min(len(pieces), start)
     value = (opening * phase + ending * (start - phase)) / (16 * start)
     if drawish:
         value /= plain_drawish_divisor(pieces, value)
@@ -220,6 +231,30 @@ def test_evaluation_equals_a_plain_recomputation(variant, tmp_path):
         assert board.evaluate() == int(plain) or (board.evaluate() == 0 and abs(plain) < 1)
 
 
+@pytest.mark.parametrize("variant", ["international", "checkers", "turkish"])
+def test_tempo_phase_blends_by_the_rows_the_men_have_to_go(variant, tmp_path):
+    """A file that asks for it blends opening and ending values by the men's tempo (Scan's
+    phase): the engine equals the plain recomputation, and the start is all opening."""
+    weights = random_weights(variant, 5)
+    path = install(variant, weights, tmp_path, phase="tempo")
+    _, stored, meta = patterns.read(path)
+    assert meta["phase"] == "tempo"
+    spec = DRAUGHTS_VARIANTS[variant]
+    assert patterns.phase_start(variant, True) == {"international": 150 * 2, "checkers": 2 * 4 * (7 + 6 + 5),
+                                                   "turkish": 2 * 8 * (6 + 5)}[variant]
+    for board in random_boards(variant, 40, 11):
+        if not board.legal_moves():
+            continue
+        plain = plain_value(board, stored.astype(np.int64), tempo=True)
+        assert board.evaluate() == int(plain) or (board.evaluate() == 0 and abs(plain) < 1)
+        w, b, k, _ = bitboards(board)
+        pieces = {spec.geometry.coords[spec.bit_of[str(n)]]: p[0]
+                  for n, p in board.piece_map().items()}
+        assert patterns.tempo(variant, [w], [b], [k])[0] == plain_tempo(spec, pieces)
+    with pytest.raises(patterns.WeightsError, match="phase must be one of"):
+        patterns.save(tmp_path / "bad.npz", variant, weights, phase="moon")
+
+
 def test_drawish_material_is_scaled_down(tmp_path):
     """A file that asks for it divides drawish values by 8 or 2, as the plain rule says, and
     the rule decides often enough on these endgames to be tested."""
@@ -281,7 +316,7 @@ def mirrored(board):
 def test_colour_symmetry(variant, tmp_path):
     install(variant, random_weights(variant, 5), tmp_path)
     checked = 0
-    for board in random_boards(variant, 40, 12):
+    for board in random_boards(variant, 40, 11):
         try:
             other = mirrored(board)
         except engine.InvalidFenError:
@@ -302,9 +337,9 @@ def dataset(variant, count, seed):
             "game": np.arange(count, dtype=np.int32), "ply": np.zeros(count, dtype=np.int16)}
 
 
-@pytest.mark.parametrize("drawish", [False, True])
-def test_gradient_matches_finite_differences(drawish):
-    data = train.Data("checkers", dataset("checkers", 60, 1), 0.0, 100.0, drawish)
+@pytest.mark.parametrize("drawish,phase", [(False, "pieces"), (True, "pieces"), (False, "tempo")])
+def test_gradient_matches_finite_differences(drawish, phase):
+    data = train.Data("checkers", dataset("checkers", 60, 1), 0.0, 100.0, drawish, phase)
     data.target = np.random.default_rng(2).uniform(0, 1, len(data))
     theta = np.random.default_rng(3).normal(0, 0.1, patterns.layout_size("checkers") * 2)
     loss, grad = data.loss_grad(theta, 1e-3)

@@ -122,8 +122,8 @@ FAMILIES = [
       "def draughts_stop_perft() -> None: ...",
       "# the learned evaluation's native face (patterns.py)",
       "def _set_patterns(vid: int, regions: list[list[int]], rotated: list[list[int]], "
-      "king_rows: list[list[int]], n_king_rows: int, weights: Any, start_pieces: int, "
-      "drawish: bool) -> None: ...",
+      "king_rows: list[list[int]], n_king_rows: int, weights: Any, phase_start: int, "
+      "drawish: bool, tempo: bool = ...) -> None: ...",
       "def _clear_patterns(vid: int) -> None: ...",
       "def _pattern_features(vid: int, regions: list[list[int]], rotated: list[list[int]], "
       "white: Any, black: Any, kings: Any, stm: Any) -> tuple[Any, Any, Any, Any]: ..."]),

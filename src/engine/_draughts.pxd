@@ -109,7 +109,10 @@ ctypedef struct Rules:
                                                # square as that side sees the board
     int pat_dense                              # the first weight of the whole-board terms
     int pat_drawish                            # scale down drawish material (patterns.py)
-    int pat_start_pieces                       # pieces at the start (phase = pieces / this)
+    int pat_phase_tempo                        # phase: 0 pieces on the board, 1 tempo (the
+                                               # rows the men still have to go, Scan's pip)
+    int pat_phase_start                        # the phase's value at the start (opening)
+    int ranks                                  # rows of the board
     const short* pat_w                         # [weights][2]: opening, ending; 1/16 centi-men
     # A region's index from the bitboards in a few instructions: the men on its squares
     # (mask) multiplied by a magic number gather into the top byte, which a table turns into

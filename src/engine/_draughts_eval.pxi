@@ -22,6 +22,7 @@ cdef void _fill_eval_tables(Rules* R, spec) except *:
     g = spec.geometry
     size = spec.size
     w = DRAUGHTS_WEIGHTS[spec.name]
+    R.ranks = size
     R.w_man = w["man"]
     R.w_king = w["king"]
     R.w_tempo = w["tempo"]
@@ -158,12 +159,24 @@ cdef inline int drawish_divisor(const Pos* p, long value) noexcept nogil:
     return 1
 
 
+cdef inline int tempo_count(const Rules* R, const Pos* p) noexcept nogil:
+    """The rows that the men of both sides still have to go to be crowned (Scan's "pip"): the
+    learned evaluation's phase when its file asks for it. Kings count nothing."""
+    cdef int s, d, total = 0
+    cdef u64 men
+    for s in range(2):
+        men = p.pieces[s] & ~p.kings
+        for d in range(R.ranks - 1):
+            total += (R.ranks - 1 - d) * bb_popcount(men & R.rank_mask[s][d])
+    return total
+
+
 cdef int pattern_eval(const Rules* R, const Pos* p) noexcept nogil:
     """The learned evaluation for the side to move, in centi-men."""
     cdef u64 wmen = p.pieces[0] & ~p.kings, bmen = p.pieces[1] & ~p.kings
     cdef const short* w = R.pat_w
     cdef long opening = 0, ending = 0
-    cdef int r, j, i, b, sign, phase, start = R.pat_start_pieces
+    cdef int r, j, i, b, sign, phase, start = R.pat_phase_start
     cdef int white[N_DENSE]
     cdef int black[N_DENSE]
     cdef u64 mask, magic
@@ -200,7 +213,7 @@ cdef int pattern_eval(const Rules* R, const Pos* p) noexcept nogil:
     for i in range(N_DENSE):
         opening += (white[i] - black[i]) * w[2 * (j + i)]
         ending += (white[i] - black[i]) * w[2 * (j + i) + 1]
-    phase = bb_popcount(p.pieces[0] | p.pieces[1])
+    phase = tempo_count(R, p) if R.pat_phase_tempo else bb_popcount(p.pieces[0] | p.pieces[1])
     if phase > start:
         phase = start
     opening = opening * phase + ending * (start - phase)
@@ -284,12 +297,13 @@ _PATTERN_WEIGHTS = {}           # variant id -> the weights array the native tab
 
 
 def _set_patterns(int vid, list regions, list rotated, list king_rows, int n_king_rows, weights,
-                  int start_pieces, bint drawish):
+                  int phase_start, bint drawish, bint tempo=False):
     """Install a layout (regions of square bits, their 180-degree turns; each side's row of the
     king-square table for every bit, of n_king_rows rows) and its weights (int16, shape (n, 2):
     opening, ending; the region rows, the king-square rows, the last N_DENSE rows the
     whole-board terms) for one variant; every board and search of the variant uses them from
-    now on."""
+    now on. The phase blends opening and ending values: pieces on the board or, with `tempo`,
+    the rows the men still have to go; `phase_start` is its value at the start."""
     cdef Rules* R = &RULES[vid]
     cdef int r, k, offset = 0
     cdef const short[:, ::1] view = weights
@@ -305,6 +319,8 @@ def _set_patterns(int vid, list regions, list rotated, list king_rows, int n_kin
     if view.shape[0] != offset + n_king_rows + N_DENSE or view.shape[1] != 2:
         raise ValueError(f"expected {offset + n_king_rows + N_DENSE} x 2 weights, "
                          f"not {view.shape[0]} x {view.shape[1]}")
+    if phase_start < 1:
+        raise ValueError("the phase at the start must be 1 or more")
     R.pat_n = 0                       # nothing reads a half-written layout
     offset = 0
     for r in range(len(regions)):
@@ -325,7 +341,8 @@ def _set_patterns(int vid, list regions, list rotated, list king_rows, int n_kin
         R.pat_king_sq[1][k] = king_rows[1][k]
     R.pat_dense = offset + n_king_rows
     R.pat_drawish = drawish
-    R.pat_start_pieces = start_pieces
+    R.pat_phase_tempo = tempo
+    R.pat_phase_start = phase_start
     _PATTERN_WEIGHTS[vid] = weights
     R.pat_w = &view[0, 0]
     R.pat_n = len(regions)

@@ -155,7 +155,8 @@ def cmd_train(args) -> int:
     from . import train
     train.fit(args.variant, args.dirs, args.out, lam=args.lam, l2=args.l2,
               phase_l2=args.phase_l2, prior_l2=args.prior_l2, holdout=args.holdout, iterations=args.iterations,
-              init=args.init, drawish=args.drawish, report=lambda line: print(line, flush=True))
+              init=args.init, drawish=args.drawish, phase=args.phase,
+              report=lambda line: print(line, flush=True))
     return 0
 
 
@@ -428,6 +429,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="scale drawish material down (three pieces or fewer against a king; "
                    "kings equal and men within one), in the fit and in the file's evaluation "
                    "(default: on for International only)")
+    p.add_argument("--phase", choices=("pieces", "tempo"), default="pieces",
+                   help="what blends each weight's opening and ending value: the pieces on the "
+                   "board, or the men's tempo (the rows they still have to go, as Scan's "
+                   "evaluation does); written in the file (default: pieces)")
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("egdb", help="build, describe or verify endgame tables",

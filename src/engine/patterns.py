@@ -9,8 +9,9 @@ stand, Black's on the board turned 180 degrees with colours swapped, so the same
 both sides and the evaluation is colour-symmetric by construction. A king-square table follows:
 one weight per playable square for a king standing there, as its owner sees the board. Then the
 whole-board terms (``DENSE_TERMS``, White minus Black). Every weight has an opening and an
-ending value, blended by the number of pieces on the board. A file may also ask for drawish
-material to be scaled down (``drawish_divisors``). The native code (``_draughts_eval.pxi``)
+ending value, blended by the number of pieces on the board or, where the file asks for it
+(``meta.phase``), by the men's tempo (the rows they still have to go, as Scan's phase). A file
+may also ask for drawish material to be scaled down (``drawish_divisors``). The native code (``_draughts_eval.pxi``)
 evaluates it in the search; ``features()`` and ``king_features()`` give training the very
 values that code uses.
 
@@ -108,6 +109,30 @@ def start_pieces(variant: str) -> int:
     return len(board.piece_map())
 
 
+def tempo(variant: str, white, black, kings) -> np.ndarray:
+    """The rows the men of both sides still have to go to be crowned (Scan's "pip"), for
+    positions given as bitboards: the phase of a file that asks for it (``meta.phase``)."""
+    spec = DRAUGHTS_VARIANTS[variant]
+    white, black, kings = (np.asarray(a, dtype=np.uint64) for a in (white, black, kings))
+    total = np.zeros(len(white), dtype=np.int64)
+    for b, (_, r) in spec.geometry.coords.items():
+        bit = np.uint64(1 << b)
+        total += (spec.size - 1 - r) * ((white & ~kings & bit) != 0)     # White crowns at the top
+        total += r * ((black & ~kings & bit) != 0)
+    return total
+
+
+def phase_start(variant: str, tempo_phase: bool) -> int:
+    """The phase's value at the start: pieces on the board, or their tempo."""
+    if not tempo_phase:
+        return start_pieces(variant)
+    import struct
+
+    from . import Board
+    white, black, kings, _, _ = struct.unpack_from("<QQQQi", Board(variant)._native_position())
+    return int(tempo(variant, [white], [black], [kings])[0])
+
+
 def layout_digest(variant: str, dense: tuple = DENSE_TERMS, king_table: bool = True) -> str:
     """Names the layout (regions, king table and terms): weights fit only the layout they were
     trained on. (Layouts without the king table keep the digest they always had.)"""
@@ -169,10 +194,16 @@ def drawish_divisors(white, black, kings) -> tuple[np.ndarray, np.ndarray]:
 
 # -- files ----------------------------------------------------------------------------------------
 
+PHASES = ("pieces", "tempo")     # what blends opening and ending values (meta.phase)
+
+
 def save(path, variant: str, weights: np.ndarray, info: dict | None = None,
-         drawish: bool = False) -> None:
+         drawish: bool = False, phase: str = "pieces") -> None:
     """Write a weights file (weights: centi-men as floats or already-scaled int16); `drawish`:
-    the evaluation scales drawish material down (it was fitted that way)."""
+    the evaluation scales drawish material down (it was fitted that way); `phase`: what blends
+    opening and ending values, the pieces on the board or the men's tempo."""
+    if phase not in PHASES:
+        raise WeightsError(f"{path}: phase must be one of {', '.join(PHASES)}, not {phase!r}")
     if weights.dtype != np.int16:
         weights = np.clip(np.rint(np.asarray(weights, dtype=np.float64) * SCALE), -32767, 32767)
         weights = weights.astype(np.int16)
@@ -182,6 +213,7 @@ def save(path, variant: str, weights: np.ndarray, info: dict | None = None,
                            f"not {weights.shape}")
     meta = {"format": FORMAT, "variant": variant, "layout": layout_digest(variant),
             "scale": SCALE, "dense_terms": list(DENSE_TERMS), "drawish": bool(drawish),
+            "phase": phase,
             "sha256": hashlib.sha256(weights.tobytes()).hexdigest(), "info": info or {}}
     tmp = Path(str(path) + ".tmp.npz")
     np.savez_compressed(tmp, weights=weights, meta=np.array(json.dumps(meta)))
@@ -218,6 +250,9 @@ def read(path) -> tuple[str, np.ndarray, dict]:
         raise WeightsError(f"{path}: checksum mismatch (the file is damaged)")
     if not isinstance(meta.get("drawish", False), bool):
         raise WeightsError(f"{path}: 'drawish' must be true or false")
+    if meta.get("phase", "pieces") not in PHASES:
+        raise WeightsError(f"{path}: 'phase' must be one of {', '.join(PHASES)}, "
+                           f"not {meta.get('phase')!r}")
     return variant, _upgraded(variant, weights, *layout), meta
 
 
@@ -243,8 +278,10 @@ def load(path, variant: str | None = None) -> str:
     if variant is not None and found != variant:
         raise WeightsError(f"{path}: weights for {found}, not {variant}")
     own, turned = regions(found)
+    by_tempo = meta.get("phase", "pieces") == "tempo"
     _set_patterns(draughts_variant_id(found), own, turned, list(king_squares(found)),
-                  king_rows(found), weights, start_pieces(found), meta.get("drawish", False))
+                  king_rows(found), weights, phase_start(found, by_tempo),
+                  meta.get("drawish", False), by_tempo)
     _LOADED[found] = str(path)
     return found
 

@@ -33,10 +33,12 @@ class Data:
     """Features and targets of a set of positions, ready for the loss."""
 
     def __init__(self, variant: str, arrays: dict, lam: float, scale: float,
-                 drawish: bool = False):
+                 drawish: bool = False, phase: str = "pieces"):
         own, other, dense, pieces = patterns.features(
             variant, arrays["white"], arrays["black"], arrays["kings"], arrays["stm"])
-        start = patterns.start_pieces(variant)
+        if phase == "tempo":
+            pieces = patterns.tempo(variant, arrays["white"], arrays["black"], arrays["kings"])
+        start = patterns.phase_start(variant, phase == "tempo")
         self.own, self.other = own, other
         self.kings = patterns.king_features(variant, arrays["white"], arrays["black"],
                                             arrays["kings"])
@@ -45,6 +47,7 @@ class Data:
                                                   arrays["kings"]) if drawish else None
         self.dense = dense.astype(np.float64)
         self.phase = np.minimum(pieces, start) / start                 # 1 opening .. 0 ending
+        # (pieces on the board, or with phase "tempo" the rows the men still have to go)
         self.sign = np.where(arrays["stm"] == 0, 1.0, -1.0)            # White's view -> mover's
         result = arrays["result"].astype(np.float64) * self.sign       # for the side to move
         target = (result + 1) / 2
@@ -181,19 +184,22 @@ def without_rule_draws(variant: str, arrays: dict) -> dict:
 def fit(variant: str, dirs: list, out: str, lam: float = 0.5, l2: float = 1e-4,
         phase_l2: float = 1e-3, prior_l2: float = 1e-2, holdout: float = 0.1,
         iterations: int = 300, init: str | None = None, drawish: bool | None = None,
-        report=print) -> dict:
+        phase: str = "pieces", report=print) -> dict:
     """Fit the weights of `variant` to the self-play games in `dirs`, write them to `out`;
     returns the figures (positions, games, losses, the man's value in logits). With `init` (a
     weights file of the variant, e.g. the generation that played the games) the fit starts from
     its weights and the penalties pull towards them instead of towards zero and the hand-set
     whole-board values. `drawish` (default: patterns.DRAWISH_BY_DEFAULT) fits, and writes, an
-    evaluation that scales drawish material down."""
+    evaluation that scales drawish material down; `phase` ("pieces" or "tempo") is what blends
+    opening and ending values."""
     try:
         from scipy.optimize import minimize
     except ImportError:
         raise EngineError("training needs scipy: pip install 'dimensiones[train]'") from None
     if not 0 <= lam <= 1 or min(l2, phase_l2, prior_l2) < 0 or not 0 <= holdout < 1:
         raise EngineError("need 0 <= lambda <= 1, penalties >= 0 and 0 <= holdout < 1")
+    if phase not in patterns.PHASES:
+        raise EngineError(f"phase must be one of {', '.join(patterns.PHASES)}, not {phase!r}")
     started = time.perf_counter()
     if drawish is None:
         drawish = variant in patterns.DRAWISH_BY_DEFAULT
@@ -210,8 +216,8 @@ def fit(variant: str, dirs: list, out: str, lam: float = 0.5, l2: float = 1e-4,
     # The scale first (results only), then the data with the chosen target.
     scale_logits = material_scale(Data(variant, train_rows, 0.0, 100.0))
     centi_per_logit = 100.0 / scale_logits
-    train = Data(variant, train_rows, lam, centi_per_logit, drawish)
-    valid = Data(variant, valid_rows, lam, centi_per_logit, drawish) if held.any() else None
+    train = Data(variant, train_rows, lam, centi_per_logit, drawish, phase)
+    valid = Data(variant, valid_rows, lam, centi_per_logit, drawish, phase) if held.any() else None
     train.prior = hand_prior(variant) / centi_per_logit
     train.prior_l2 = prior_l2
     size = patterns.layout_size(variant)
@@ -234,7 +240,7 @@ def fit(variant: str, dirs: list, out: str, lam: float = 0.5, l2: float = 1e-4,
     figures = {
         "positions": len(train), "held_out": 0 if valid is None else len(valid),
         "games": int(len(np.unique(arrays["game"]))), "lambda": lam, "l2": l2,
-        "phase_l2": phase_l2, "prior_l2": prior_l2, "drawish": drawish,
+        "phase_l2": phase_l2, "prior_l2": prior_l2, "drawish": drawish, "phase": phase,
         "init": None if init is None else Path(init).name,
         "man_logits": scale_logits, "train_loss_material": baseline,
         "train_loss": float(train.loss_grad(theta, 0.0)[0]), "iterations": int(result.nit),
@@ -244,7 +250,7 @@ def fit(variant: str, dirs: list, out: str, lam: float = 0.5, l2: float = 1e-4,
         figures["valid_loss"] = float(valid.loss_grad(theta, 0.0)[0])
     weights = theta.reshape(-1, 2) * centi_per_logit
     figures["seconds"] = round(time.perf_counter() - started, 1)
-    patterns.save(out, variant, weights, info=figures, drawish=drawish)
+    patterns.save(out, variant, weights, info=figures, drawish=drawish, phase=phase)
     if report:
         report(f"loss {figures['train_loss']:.4f} (material only {baseline:.4f})"
                + (f", held out {figures['valid_loss']:.4f} (material only "
