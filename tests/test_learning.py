@@ -537,6 +537,27 @@ def test_uci_and_hub_load_weights(tmp_path):
 
 # -- self-play and training end to end -------------------------------------------------------------
 
+def test_rule_draws_are_left_out_of_training():
+    """Kings only, a lone king against as many kings as the rule scores drawn (checkers: one)
+    or fewer: the evaluation says 0 by rule, so the fit never sees them; the rest stay."""
+    def bits(*squares):
+        board = engine.Board("checkers")
+        return sum(1 << board.spec.bit_of[str(s)] for s in squares)
+    rows = [  # (white, black, kings)
+        (bits(1), bits(32), bits(1, 32)),                   # king against king: drawn by rule
+        (bits(5), bits(20), bits(5, 20)),                   # the same elsewhere
+        (bits(1), bits(31, 32), bits(1, 31, 32)),           # against two kings: kept
+        (bits(1, 9), bits(32), bits(1, 32)),                # a man besides: kept
+        (bits(1), bits(32), 0),                             # men: kept
+    ]
+    arrays = {"white": np.array([r[0] for r in rows], dtype=np.uint64),
+              "black": np.array([r[1] for r in rows], dtype=np.uint64),
+              "kings": np.array([r[2] for r in rows], dtype=np.uint64),
+              "stm": np.zeros(len(rows), dtype=np.uint8), "game": np.arange(len(rows))}
+    kept = train.without_rule_draws("checkers", arrays)
+    assert list(kept["game"]) == [2, 3, 4]
+
+
 def test_selfplay_and_train_end_to_end(tmp_path):
     out = tmp_path / "games"
     played, kept = selfplay.run("checkers", 32, out, nodes=150, workers=2, progress=False,
@@ -559,7 +580,7 @@ def test_selfplay_and_train_end_to_end(tmp_path):
     figures = train.fit("checkers", [out], str(weights), iterations=30, report=None)
     kept = train.without_rule_draws("checkers", data)
     assert figures["games"] == 48 and figures["positions"] + figures["held_out"] == len(kept["stm"])
-    assert 0 < len(data["stm"]) - len(kept["stm"]) < len(data["stm"]) // 5   # lone-king draws
+    assert len(data["stm"]) - len(kept["stm"]) < len(data["stm"]) // 5      # few lone-king draws
     assert figures["train_loss"] < figures["train_loss_material"]
     engine.Engine(1, eval_file=weights)
     assert patterns.current("checkers") == str(weights)

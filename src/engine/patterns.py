@@ -126,11 +126,13 @@ def phase_start(variant: str, tempo_phase: bool) -> int:
     """The phase's value at the start: pieces on the board, or their tempo."""
     if not tempo_phase:
         return start_pieces(variant)
-    import struct
-
     from . import Board
-    white, black, kings, _, _ = struct.unpack_from("<QQQQi", Board(variant)._native_position())
-    return int(tempo(variant, [white], [black], [kings])[0])
+    spec = DRAUGHTS_VARIANTS[variant]
+    total = 0
+    for name, piece in Board(variant).piece_map().items():
+        _, r = spec.geometry.coords[spec.bit_of[str(name)]]
+        total += {"w": spec.size - 1 - r, "b": r}.get(piece[0], 0)
+    return total
 
 
 def layout_digest(variant: str, dense: tuple = DENSE_TERMS, king_table: bool = True) -> str:
