@@ -33,7 +33,7 @@ def test_initialisation(hub):
         "param name=null-move value=true type=bool",
         "param name=probcut value=false type=bool",
         "param name=early-reductions value=false type=bool",
-        "param name=qs-promotions value=true type=bool",
+        "param name=qs-promotions value=false type=bool",
         "param name=eval-file value=<shipped> type=string",
         "wait",
     ]

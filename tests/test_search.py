@@ -291,23 +291,23 @@ def test_probcut_and_early_reductions_act_only_where_the_game_asks():
     assert result.best_move in engine.Board("international").legal_moves()
     # Superajedrez and Dipole do not ask for them: the same tree.
     for variant in ("superajedrez", "dipole"):
-        assert nodes(variant, probcut=True, early_reductions=True) \
-            == nodes(variant, qs_promotions=False)
+        assert nodes(variant, probcut=True, early_reductions=True, qs_promotions=True) \
+            == nodes(variant)
 
 
 def test_quiescence_crowns_men_when_asked():
     # White to move has only quiet moves; after 7-1 (crowning) Black's man on 45 crowns too.
     # Without the switch a depth-1 search stands pat after 7-1; with it quiescence plays 45-50.
     board = engine.Board("international", "W:W7,32,33:B20,41,45")
-    plain = engine.Engine(16, qs_promotions=False).search(board, depth=1)
-    crowning = engine.Engine(16).search(board, depth=1)              # on by default
+    plain = engine.Engine(16).search(board, depth=1)                 # off by default
+    crowning = engine.Engine(16, qs_promotions=True).search(board, depth=1)
     assert [str(m) for m in plain.pv] == ["7-1"]
     assert [str(m) for m in crowning.pv] == ["7-1", "45-50"]
     assert crowning.score < plain.score          # Black's new king counts against White
     # From the start no man is near crowning: the same tree.
     start = engine.Board("international")
-    assert engine.Engine(16).search(start, depth=7).nodes \
-        == engine.Engine(16, qs_promotions=False).search(start, depth=7).nodes
+    assert engine.Engine(16, qs_promotions=True).search(start, depth=7).nodes \
+        == engine.Engine(16).search(start, depth=7).nodes
 
 
 # -- threads --------------------------------------------------------------------------------------

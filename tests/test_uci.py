@@ -35,7 +35,7 @@ def test_handshake(uci):
         "option name NullMove type check default true",
         "option name ProbCut type check default false",
         "option name EarlyReductions type check default false",
-        "option name QsPromotions type check default true",
+        "option name QsPromotions type check default false",
         "option name EgdbPath type string default <empty>",
         "option name EvalFile type string default <shipped>",
         "uciok",
