@@ -11,8 +11,8 @@ one weight per playable square for a king standing there, as its owner sees the 
 whole-board terms (``DENSE_TERMS``, White minus Black). Every weight has an opening and an
 ending value, blended by the number of pieces on the board or, where the file asks for it
 (``meta.phase``), by the men's tempo (the rows they still have to go, as Scan's phase). A file
-may also ask for drawish material to be scaled down (``drawish_divisors``). The native code (``_draughts_eval.pxi``)
-evaluates it in the search; ``features()`` and ``king_features()`` give training the very
+may also ask for drawish material to be scaled down (``drawish_divisors``). The native code
+(``_draughts_eval.pxi``) evaluates it in the search; ``features()`` and ``king_features()`` give training the very
 values that code uses.
 
 A weights file is a numpy ``.npz`` archive: ``weights`` (int16, shape (n, 2), in 1/16
@@ -127,12 +127,11 @@ def phase_start(variant: str, tempo_phase: bool) -> int:
     if not tempo_phase:
         return start_pieces(variant)
     from . import Board
-    spec = DRAUGHTS_VARIANTS[variant]
-    total = 0
+    bit_of = DRAUGHTS_VARIANTS[variant].bit_of
+    men = {"w": 0, "b": 0}                              # the start has no kings
     for name, piece in Board(variant).piece_map().items():
-        _, r = spec.geometry.coords[spec.bit_of[str(name)]]
-        total += {"w": spec.size - 1 - r, "b": r}.get(piece[0], 0)
-    return total
+        men[piece[0].lower()] |= 1 << bit_of[str(name)]
+    return int(tempo(variant, [men["w"]], [men["b"]], [0])[0])
 
 
 def layout_digest(variant: str, dense: tuple = DENSE_TERMS, king_table: bool = True) -> str:
