@@ -316,7 +316,7 @@ def mirrored(board):
 def test_colour_symmetry(variant, tmp_path):
     install(variant, random_weights(variant, 5), tmp_path)
     checked = 0
-    for board in random_boards(variant, 40, 11):
+    for board in random_boards(variant, 40, 12):
         try:
             other = mirrored(board)
         except engine.InvalidFenError:

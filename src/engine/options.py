@@ -85,17 +85,14 @@ def _switch(name: str, hub: str, attribute: str) -> Option:
                   lambda s, v: setattr(s.engine, attribute, v))
 
 
-def _set_threads(session, value: int) -> None:
-    session.engine.threads = value
-
-
 OPTIONS = (
     Option("UCI_Variant", "variant", "combo", lambda s: s.variant, lambda s, v: s.set_variant(v)),
     # resize_hash stops the search itself, once it knows the table fits.
     Option("Hash", "hash", "spin", lambda s: s.hash_mb, lambda s, v: s.resize_hash(v), 1, MAX_HASH,
            stops=False),
     Option("Clear Hash", None, "button", lambda s: None, lambda s, v: s.engine.new_game()),
-    Option("Threads", "threads", "spin", lambda s: s.engine.threads, _set_threads, 1, MAX_THREADS),
+    Option("Threads", "threads", "spin", lambda s: s.engine.threads,
+           lambda s, v: setattr(s.engine, "threads", v), 1, MAX_THREADS),
     Option("MultiPV", None, "spin", lambda s: s.multipv, lambda s, v: setattr(s, "multipv", v),
            1, MAX_MULTIPV, stops=False),
     Option("Move Overhead", None, "spin", lambda s: s.move_overhead,
