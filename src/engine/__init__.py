@@ -11,17 +11,14 @@ from __future__ import annotations
 import abc
 from typing import TYPE_CHECKING
 
-from ._draughts import (DraughtsBoard, DraughtsMove, draughts_perft, draughts_stop_perft,
-                        draughts_variants)
+from ._draughts import DraughtsBoard, DraughtsMove
 from ._search import Engine
-from ._stacks import StackBoard, StackMove, stack_variants, stacks_perft, stacks_stop_perft
-from ._superajedrez import (SuperajedrezBoard, SuperajedrezMove, superajedrez_perft,
-                            superajedrez_stop_perft, superajedrez_variants)
-from ._superdimensiones import (SuperDimensionesBoard, SuperDimensionesMove,
-                                superdimensiones_perft, superdimensiones_stop_perft,
-                                superdimensiones_variants)
+from ._stacks import StackBoard, StackMove
+from ._superajedrez import SuperajedrezBoard, SuperajedrezMove
+from ._superdimensiones import SuperDimensionesBoard, SuperDimensionesMove
 from .analysis import PVLine, SearchInfo, SearchResult
 from .errors import EngineError, IllegalMoveError, InvalidFenError, PerftStopped, UnknownVariantError
+from .games import GAMES, game
 from .types import BLACK, WHITE, Color, Outcome, Termination
 
 __all__ = [
@@ -31,16 +28,10 @@ __all__ = [
 ]
 __version__ = "0.1.0"
 
-# Every implemented variant, with the board class that plays it.
-_BOARD_CLASSES: dict[str, type] = {name: DraughtsBoard for name in draughts_variants()}
-_BOARD_CLASSES.update({name: StackBoard for name in stack_variants()})
-_BOARD_CLASSES.update({name: SuperajedrezBoard for name in superajedrez_variants()})
-_BOARD_CLASSES.update({name: SuperDimensionesBoard for name in superdimensiones_variants()})
-
 
 def variants() -> list[str]:
-    """The names of the implemented variants (NOTATION.md)."""
-    return list(_BOARD_CLASSES)
+    """The names of the implemented variants (NOTATION.md), in the order of `engine.games`."""
+    return list(GAMES)
 
 
 if TYPE_CHECKING:
@@ -55,10 +46,7 @@ else:
         holds for all of them)."""
 
         def __new__(cls, variant: str = "international", fen: str | None = None):
-            if variant not in _BOARD_CLASSES:
-                known = ", ".join(_BOARD_CLASSES)
-                raise UnknownVariantError(f"unknown variant {variant!r} (known: {known})")
-            return _BOARD_CLASSES[variant](variant, fen)
+            return game(variant).board(variant, fen)
 
 
 class Move(metaclass=abc.ABCMeta):
@@ -69,7 +57,7 @@ class Move(metaclass=abc.ABCMeta):
 
 
 
-for _cls in set(_BOARD_CLASSES.values()):
+for _cls in {g.board for g in GAMES.values()}:
     Board.register(_cls)  # type: ignore[attr-defined]  # an ABC at run time, GameBoard to mypy
 Move.register(DraughtsMove)
 Move.register(StackMove)
@@ -86,22 +74,16 @@ def solve(board, tables=None, movetime: float = 5.0):
 
 def perft(board, depth: int) -> int:
     """The number of legal move sequences of length ``depth`` from ``board`` (NOTATION.md)."""
-    if isinstance(board, StackBoard):
-        return stacks_perft(board, depth)
-    if isinstance(board, SuperajedrezBoard):
-        return superajedrez_perft(board, depth)
-    if isinstance(board, SuperDimensionesBoard):
-        return superdimensiones_perft(board, depth)
-    return draughts_perft(board, depth)
+    if not isinstance(board, Board):
+        raise TypeError(f"perft needs a Board, not {type(board).__name__}")
+    return game(board.variant).perft(board, depth)
 
 
 def stop_perft() -> None:
     """Abandon any perft running in another thread: it raises PerftStopped (safe from any
     thread; a perft started later runs normally)."""
-    draughts_stop_perft()
-    stacks_stop_perft()
-    superajedrez_stop_perft()
-    superdimensiones_stop_perft()
+    for stop in {g.stop_perft for g in GAMES.values()}:
+        stop()
 
 
 def divide(board, depth: int) -> dict[str, int]:

@@ -7,8 +7,7 @@ import os
 import sys
 import time
 
-from . import Board, Engine, __version__, divide, perft, variants
-from ._draughts import draughts_variants
+from . import Board, Engine, __version__, divide, games, perft, variants
 from .bench import DEFAULT_DEPTH, DEFAULT_HASH_MB, run_bench
 from .errors import EngineError
 from .types import Termination
@@ -378,7 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "--games 8000 --nodes 2000 --workers 2 --out data/int-gen1\n"
                        "then: python -m engine train --variant international data/int-gen1 "
                        "--out int-gen1.npz")
-    learnable = draughts_variants()          # the games with a learned evaluation
+    learnable = games.names(learned=True)
     p.add_argument("--variant", "-v", default="international", choices=learnable)
     p.add_argument("--games", "-n", type=int, default=1000, help="games in all (default 1000)")
     p.add_argument("--nodes", type=int, default=2000, help="nodes searched a move (default 2000)")
@@ -451,8 +450,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "  python -m engine egdb verify --variant checkers\n"
                        "  python -m engine egdb verify --variant checkers --slices 0m2k-0m1k")
     p.add_argument("action", choices=["build", "info", "verify"])
-    p.add_argument("--variant", "-v", default="checkers", choices=[
-        v for v in variants() if v not in ("superajedrez", "superdimensiones")],
+    p.add_argument("--variant", "-v", default="checkers", choices=games.names(tables=True),
                    help="the game (default: checkers)")
     p.add_argument("--pieces", "-n", type=int, help="build every slice with up to N pieces")
     p.add_argument("--dir", "-d", default="egdb", help="the table directory (default: ./egdb)")

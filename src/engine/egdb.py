@@ -25,13 +25,12 @@ from pathlib import Path
 
 import numpy as np
 
-from . import Board
-from ._draughts import draughts_variant_id, draughts_variants
+from . import Board, games
+from ._draughts import draughts_variant_id
 from ._egdb import TableSet
-from ._stacks import StackTableSet, stack_variants
+from ._stacks import StackTableSet
 from .errors import EngineError
 from .geometry import algebraic
-from .variants import DRAUGHTS_VARIANTS
 
 FORMAT = 1
 MANIFEST = "manifest.json"
@@ -63,7 +62,7 @@ def _parse_name(name: str) -> tuple:
 
 
 def _native(variant: str):
-    if variant in stack_variants():
+    if games.game(variant).family == "stacks":
         return StackTableSet(variant)
     return TableSet(variant, draughts_variant_id(variant))
 
@@ -111,7 +110,7 @@ def _write_json(path: Path, data: dict) -> None:
 def table_variants() -> list[str]:
     """The games that have endgame tables: the draughts games whose player without a move
     loses, and Dipole."""
-    return [v for v in draughts_variants() if DRAUGHTS_VARIANTS[v].has_tables] + stack_variants()
+    return games.names(tables=True)
 
 
 def _check_variant(variant: str) -> None:

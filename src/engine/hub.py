@@ -14,13 +14,13 @@ import shlex
 import sys
 
 from . import Board, __version__
+from . import games
 from .errors import EngineError
 from .options import BY_HUB_NAME, OPTIONS
 from .protocol import ENGINE_AUTHOR, ENGINE_NAME, Session, quote
 from .timeman import ponder_budget
 
-HUB_VARIANTS = ["international", "spanish", "checkers", "turkish", "gothic-checkers", "brazilian",
-                "russian", "pool", "czech", "italian", "killer", "antidraughts", "breakthrough"]
+HUB_VARIANTS = games.names(hub=True)
 # Other engines' names for our variants: Scan calls International draughts "normal",
 # breakthrough "bt" and antidraughts "losing".
 HUB_ALIASES = {"normal": "international", "bt": "breakthrough", "losing": "antidraughts"}

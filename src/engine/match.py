@@ -21,9 +21,9 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from . import Board
+from . import Board, games
 from .errors import EngineError
-from .hub import HUB_ALIASES, HUB_VARIANTS, position_string
+from .hub import HUB_ALIASES, position_string
 from .stats import elo_estimate, sprt_bounds, sprt_verdict
 
 HANDSHAKE_TIMEOUT = 20.0
@@ -371,22 +371,22 @@ def _forfeit(record: GameRecord, side: int, names: list, reason: str) -> GameRec
 
 # -- records --------------------------------------------------------------------------------------
 
-PDN_RESULTS = {"1-0": "2-0", "0-1": "0-2", "1/2-1/2": "1-1"}
-TEN_BY_TEN = {"international", "chapinas"}
+FMJD_RESULTS = {"1-0": "2-0", "0-1": "0-2", "1/2-1/2": "1-1"}
 
 
 def pdn(record: GameRecord, variant: str, event: str) -> str:
     """The game record: PDN for the draughts games and Dipole (FMJD result style 2-0 / 0-2 / 1-1
     on 10×10 boards); for Superajedrez PGN, with the moves in Spanish algebraic notation as the
     game's own records write them (RULES.md §7.9)."""
-    result = PDN_RESULTS.get(record.result, record.result) if variant in TEN_BY_TEN else record.result
+    facts = games.game(variant)
+    result = FMJD_RESULTS.get(record.result, record.result) if facts.fmjd_results else record.result
     tags = [("Event", event), ("Site", "local"), ("Date", time.strftime("%Y.%m.%d")),
             ("Round", str(record.number)), ("White", record.white), ("Black", record.black),
             ("Result", result), ("Variant", variant), ("FEN", record.opening),
             ("Termination", record.termination)]
     lines = [f'[{k} "{v}"]' for k, v in tags]
     board = Board(variant, record.opening)
-    spanish = hasattr(board, "san")          # Superajedrez: standard algebraic notation
+    spanish = facts.record == "PGN"          # Superajedrez: standard algebraic notation
     words = []
     number = getattr(board, "fullmove_number") if spanish else 1
     # A number before each turn of the variant's first player (Black in checkers) that follows
@@ -438,9 +438,7 @@ class Match:
     def __init__(self, specs: list, variant: str, tc: TimeControl, openings: list,
                  concurrency: int = 1, pdn_path: str | None = None, sprt: tuple | None = None,
                  report=print, event: str = "Dimensiones match", results_path: str | None = None):
-        if variant == "chapinas" and any(s.protocol == "hub" for s in specs):
-            raise EngineError("Chapinas positions cannot be sent over the Hub protocol")
-        if any(s.protocol == "hub" for s in specs) and variant not in HUB_VARIANTS:
+        if any(s.protocol == "hub" for s in specs) and not games.game(variant).hub:
             raise EngineError(f"the Hub protocol does not carry {variant}")
         self.specs = specs
         self.names = [s.name for s in specs]

@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from . import Board, Engine
+from . import Board, Engine, games
 from .errors import EngineError
 
 DATA = os.path.join(os.path.dirname(__file__), "openings_data")
@@ -187,9 +187,6 @@ def _pdn_openings(path: str, text: str, variant: str) -> list[str]:
     return out
 
 
-OPENING_CHECK_DEPTH = {"superajedrez": 4}
-
-
 def random_openings(variant: str, count: int, plies: int, rng: random.Random,
                     max_score: int = 60, depth: int | None = None,
                     start: str | None = None) -> list[str]:
@@ -198,7 +195,7 @@ def random_openings(variant: str, count: int, plies: int, rng: random.Random,
     centi-men of equality (so neither side starts out winning). The search is 6 plies deep, 4 in
     Superajedrez (some 200 moves a position)."""
     if depth is None:
-        depth = OPENING_CHECK_DEPTH.get(variant, 6)
+        depth = games.game(variant).opening_check_depth
     checker = Engine(16)
     seen: set = set()
     out: list = []

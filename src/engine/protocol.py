@@ -85,11 +85,11 @@ class Session:
         '<hand-set>' or '<shipped>' for the current variant. Returns what was loaded. A bad file
         raises its error and changes nothing."""
         from . import patterns
-        from ._draughts import draughts_variants
+        from .games import names
         self._release.set()
         self.stop_search()
         if value in (patterns.HAND_SET, patterns.SHIPPED):
-            if self.variant not in draughts_variants():
+            if self.variant not in names(learned=True):
                 raise EngineError(f"{self.variant} has no learned evaluation")
             if value == patterns.HAND_SET:
                 patterns.use_hand_set(self.variant)

@@ -102,10 +102,10 @@ def run(variant: str, games: int, out: str | os.PathLike, nodes: int = 2000, wor
     from tqdm import tqdm
 
     from . import patterns
-    from ._draughts import draughts_variants
-    if variant not in draughts_variants():
+    from .games import names
+    if variant not in names(learned=True):
         raise EngineError(f"self-play trains the draughts games' learned evaluation; {variant!r} "
-                          f"has none yet (games: {', '.join(draughts_variants())})")
+                          f"has none yet (games: {', '.join(names(learned=True))})")
     if games < 1 or nodes < 1 or workers < 1:
         raise EngineError("games, nodes and workers must be 1 or more")
     if not 0 <= random_plies[0] <= random_plies[1]:

@@ -1,0 +1,79 @@
+"""Every game the engine plays, one record each: the facts the front ends need.
+
+The board classes know the rules; this table knows the rest (which protocol carries a game, how
+its records are written, whether it has endgame tables or a learned evaluation). The front ends
+(`uci`, `hub`, `match`, `openings`, `cli`, `selfplay`) read these records and keep no list of
+games of their own, so a new game is its native module and a row here (`register`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ._draughts import DraughtsBoard, draughts_perft, draughts_stop_perft, draughts_variants
+from ._stacks import StackBoard, stack_variants, stacks_perft, stacks_stop_perft
+from ._superajedrez import (SuperajedrezBoard, superajedrez_perft, superajedrez_stop_perft,
+                            superajedrez_variants)
+from ._superdimensiones import (SuperDimensionesBoard, superdimensiones_perft,
+                                superdimensiones_stop_perft, superdimensiones_variants)
+from .errors import UnknownVariantError
+from .variants import DRAUGHTS_VARIANTS
+
+
+@dataclass(frozen=True)
+class Game:
+    name: str                          # the variant name of NOTATION.md
+    family: str                        # the native module that plays it
+    board: type                        # Board(name, fen) of this class
+    perft: Callable[[Any, int], int]   # (a board of this class, depth)
+    stop_perft: Callable[[], None]
+    record: str = "PDN"                # game records: "PDN", or "PGN" with algebraic moves
+    fmjd_results: bool = False         # results written 2-0 / 0-2 / 1-1 (10×10 draughts)
+    hub: bool = False                  # the Hub protocol can carry its positions
+    tables: bool = False               # endgame tables can be built (`engine.egdb`)
+    learned: bool = False              # a learned evaluation: self-play and training
+    opening_check_depth: int = 6       # the search that checks random openings for balance
+
+    @property
+    def title(self) -> str:
+        return self.board(self.name).spec.title
+
+
+GAMES: dict[str, Game] = {}
+
+
+def register(game: Game) -> None:
+    """Add a game (or replace the record of one with the same name)."""
+    GAMES[game.name] = game
+
+
+def game(name: str) -> Game:
+    """The record of a variant; UnknownVariantError names the known ones."""
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise UnknownVariantError(f"unknown variant {name!r} (known: {', '.join(GAMES)})") from None
+
+
+def names(**facts) -> list[str]:
+    """The games whose records have these facts, e.g. ``names(hub=True)``; all without any."""
+    return [g.name for g in GAMES.values() if all(getattr(g, k) == v for k, v in facts.items())]
+
+
+for _name in draughts_variants():
+    _rules = DRAUGHTS_VARIANTS[_name]
+    register(Game(_name, "draughts", DraughtsBoard, draughts_perft, draughts_stop_perft,
+                  fmjd_results=_rules.size == 10,
+                  # Chapinas' numbered pieces have no Hub square code.
+                  hub=not _rules.numbered_pieces,
+                  tables=_rules.has_tables, learned=True))
+for _name in stack_variants():
+    register(Game(_name, "stacks", StackBoard, stacks_perft, stacks_stop_perft, tables=True))
+for _name in superajedrez_variants():
+    # Some 200 moves a position, nearly all placements: a shallower balance check.
+    register(Game(_name, "superajedrez", SuperajedrezBoard, superajedrez_perft,
+                  superajedrez_stop_perft, record="PGN", opening_check_depth=4))
+for _name in superdimensiones_variants():
+    register(Game(_name, "superdimensiones", SuperDimensionesBoard, superdimensiones_perft,
+                  superdimensiones_stop_perft))
