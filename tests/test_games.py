@@ -7,7 +7,8 @@ import pytest
 import engine
 from engine import games
 from engine.errors import EngineError
-from engine.hub import HUB_VARIANTS, board_from_position, position_string
+from engine.hub import HUB_VARIANTS
+from engine.notation import board_from_position, position_string
 from engine.match import EngineSpec, GameRecord, Match, TimeControl, pdn
 
 

@@ -9,7 +9,8 @@ import pytest
 from conftest import Transcript
 
 import engine
-from engine.hub import HubSession, board_from_position, hub_score, position_string
+from engine.hub import HubSession, hub_score
+from engine.notation import board_from_position, position_string
 
 START = "W" + "b" * 20 + "e" * 10 + "w" * 20
 

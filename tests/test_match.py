@@ -98,7 +98,7 @@ def test_an_engine_failing_its_handshake_stops_the_match_with_its_error():
 
 
 def test_hub_variant_names_come_from_the_engine_declaration():
-    from engine.match import EngineFailure, hub_variant_name
+    from engine.clients import EngineFailure, hub_variant_name
     scan = ['id name=Scan version=3.1', 'param name=variant value=normal type=enum '
             'values="normal killer bt frisian losing"', "wait"]
     assert hub_variant_name("international", scan) == "normal"

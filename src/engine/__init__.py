@@ -11,11 +11,12 @@ from __future__ import annotations
 import abc
 from typing import TYPE_CHECKING
 
-from ._draughts import DraughtsBoard, DraughtsMove
+# The board classes are public names too (engine.DraughtsBoard for isinstance and typing).
+from ._draughts import DraughtsBoard, DraughtsMove  # noqa: F401
 from ._search import Engine
-from ._stacks import StackBoard, StackMove
-from ._superajedrez import SuperajedrezBoard, SuperajedrezMove
-from ._superdimensiones import SuperDimensionesBoard, SuperDimensionesMove
+from ._stacks import StackBoard, StackMove  # noqa: F401
+from ._superajedrez import SuperajedrezBoard, SuperajedrezMove  # noqa: F401
+from ._superdimensiones import SuperDimensionesBoard, SuperDimensionesMove  # noqa: F401
 from .analysis import PVLine, SearchInfo, SearchResult
 from .errors import EngineError, IllegalMoveError, InvalidFenError, PerftStopped, UnknownVariantError
 from .games import GAMES, game

@@ -1,6 +1,15 @@
 """Errors raised at the API boundary. All are ValueError subclasses, and none leaves a board
 changed: input is checked in full before anything is applied."""
 
+QUOTE_LIMIT = 40          # characters of refused input quoted back in an error
+
+
+def quote(text: str) -> str:
+    """Refused input as an error message shows it: repr-quoted, cut short."""
+    if len(text) > QUOTE_LIMIT:
+        return repr(text[:QUOTE_LIMIT]) + f"... ({len(text)} characters)"
+    return repr(text)
+
 
 class EngineError(ValueError):
     """Base class of every input error of the engine."""

@@ -13,51 +13,17 @@ import math
 import shlex
 import sys
 
-from . import Board, __version__
-from . import games
-from .errors import EngineError
+from . import Board, __version__, games
+from .errors import EngineError, quote
+from .notation import HUB_ALIASES, board_from_position
 from .options import BY_HUB_NAME, OPTIONS
-from .protocol import ENGINE_AUTHOR, ENGINE_NAME, Session, quote
+from .protocol import ENGINE_AUTHOR, ENGINE_NAME, Session
 from .timeman import ponder_budget
 
 HUB_VARIANTS = games.names(hub=True)
-# Other engines' names for our variants: Scan calls International draughts "normal",
-# breakthrough "bt" and antidraughts "losing".
-HUB_ALIASES = {"normal": "international", "bt": "breakthrough", "losing": "antidraughts"}
 MAX_SECONDS = 1e7         # a time beyond this (about four months) is a mistake, not a clock
 MAX_DEPTH = 126
 MAX_NODES = 2 ** 62
-
-
-def square_order(board) -> list:
-    """The variant's squares in Hub order: numbers ascending, or a1, b1, ... h8."""
-    spec = board.spec
-    bits = sorted(spec.square_names, key=spec.order_key)
-    return [spec.square_names[b] for b in bits]
-
-
-def position_string(board) -> str:
-    pieces = board.piece_map()
-    chars = []
-    for name in square_order(board):
-        key = int(name) if board.spec.numbered else name
-        chars.append(pieces.get(key, "e")[0])
-    return ("W" if int(board.turn) == 0 else "B") + "".join(chars)
-
-
-def board_from_position(variant: str, text: str) -> Board:
-    board = Board(variant)
-    squares = square_order(board)
-    if len(text) != len(squares) + 1 or text[0] not in "WB":
-        raise EngineError(f"position {quote(text)}: expected W or B and {len(squares)} squares")
-    lists: dict[str, list[str]] = {"w": [], "b": []}
-    for name, char in zip(squares, text[1:]):
-        if char not in "wbWBe":
-            raise EngineError(f"position {quote(text)}: unknown square letter {char!r}")
-        if char != "e":
-            lists[char.lower()].append(("K" if char.isupper() else "") + name)
-    board.set_fen(f"{text[0]}:W{','.join(lists['w'])}:B{','.join(lists['b'])}")
-    return board
 
 
 def hub_score(score: int, mate: int | None) -> str:

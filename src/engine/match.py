@@ -9,13 +9,11 @@ reason is recorded), is restarted, and the match goes on. Every game is saved as
 
 from __future__ import annotations
 
-import collections
 import json
 import math
 import os
 import queue
 import shlex
-import subprocess
 import sys
 import threading
 import time
@@ -23,36 +21,11 @@ from dataclasses import dataclass, field
 
 from . import Board, games
 from .errors import EngineError
-from .hub import HUB_ALIASES, position_string
+from .clients import EngineClient, EngineFailure, EngineSpec, TimeControl, connect
 from .stats import elo_estimate, sprt_bounds, sprt_verdict
 
-HANDSHAKE_TIMEOUT = 20.0
-STDERR_LINES = 20           # the end of an engine's error output, kept to explain a failure
-
-
-class EngineFailure(Exception):
-    """The engine crashed, timed out or said something that cannot be played."""
-
-
-@dataclass
-class TimeControl:
-    """A fixed time per move, a clock with base time and increment (seconds), or a fixed
-    number of nodes per move (the engines' time is then not counted, but a move that takes
-    longer than NODES_TIMEOUT still forfeits: the engine is taken to hang)."""
-
-    movetime: float | None = None
-    base: float | None = None
-    inc: float = 0.0
-    tolerance: float = 0.1            # an engine may overrun by this much before it forfeits
-    nodes: int | None = None
-
-    def __str__(self) -> str:
-        if self.nodes is not None:
-            return f"{self.nodes} nodes/move"
-        if self.movetime is not None:
-            return f"{self.movetime:g}s/move"
-        return f"{self.base:g}+{self.inc:g}"
-
+__all__ = ["EngineSpec", "EngineFailure", "TimeControl", "parse_time_control", "Match",
+           "MatchResult", "GameRecord", "play_game", "pdn", "summary", "default_engine_command"]
 
 NODES_TIMEOUT = 120.0           # seconds: a node-limited move that takes longer is a hang
 
@@ -79,231 +52,6 @@ def parse_time_control(text: str) -> TimeControl:
             or tc.inc < 0:
         raise EngineError(f"time control {text!r} must be positive")
     return tc
-
-
-@dataclass
-class EngineSpec:
-    command: str
-    protocol: str = "uci"
-    name: str = ""
-    options: dict = field(default_factory=dict)     # sent after the handshake
-
-    @classmethod
-    def parse(cls, text: str) -> "EngineSpec":
-        """``[uci:|hub:]COMMAND``; the name is the command's first word unless given later."""
-        protocol = "uci"
-        for prefix in ("uci:", "hub:"):
-            if text.startswith(prefix):
-                protocol, text = prefix[:-1], text[len(prefix):]
-        if not text.strip():
-            raise EngineError("empty engine command")
-        words = shlex.split(text)
-        name = "dimensiones" if words[1:3] == ["-m", "engine"] else words[0].rsplit("/", 1)[-1]
-        return cls(text.strip(), protocol, name)
-
-
-class EngineProcess:
-    """One running engine, spoken to in its protocol. Lines are read by a thread into a queue so
-    that every wait has a deadline."""
-
-    def __init__(self, spec: EngineSpec, variant: str):
-        self.spec = spec
-        self.variant = variant
-        self.proc: subprocess.Popen | None = None
-        self.lines: queue.Queue = queue.Queue()
-        self.stderr: collections.deque = collections.deque(maxlen=STDERR_LINES)
-
-    # -- process ----------------------------------------------------------------------------
-
-    def start(self) -> None:
-        try:
-            # Bytes that are not UTF-8 are replaced, never fatal to the reader.
-            self.proc = subprocess.Popen(shlex.split(self.spec.command), stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                         encoding="utf-8", errors="replace", bufsize=1)
-        except (OSError, ValueError) as exc:
-            raise EngineFailure(f"cannot start {self.spec.command!r}: {exc}") from None
-        self.lines = queue.Queue()
-        self.stderr = collections.deque(maxlen=STDERR_LINES)
-        threading.Thread(target=self._reader, args=(self.proc, self.lines), daemon=True).start()
-        threading.Thread(target=self._stderr_reader, args=(self.proc, self.stderr),
-                         daemon=True).start()
-        self._handshake()
-
-    @staticmethod
-    def _reader(proc, lines):
-        for line in proc.stdout:
-            lines.put(line.rstrip("\n"))
-        lines.put(None)                       # end of output: the process is gone
-
-    @staticmethod
-    def _stderr_reader(proc, kept):
-        for line in proc.stderr:
-            if line.strip():
-                kept.append(line.rstrip("\n")[:200])
-
-    def _exited(self) -> str:
-        """Why the engine is gone: its exit code and the last line of its error output."""
-        code = None
-        if self.proc is not None:
-            try:
-                code = self.proc.wait(0.5)
-            except subprocess.TimeoutExpired:
-                pass
-        time.sleep(0.05)                      # let the last error lines arrive
-        said = f": {self.stderr[-1]}" if self.stderr else ""
-        return f"the engine exited (code {code}){said}"
-
-    def send(self, line: str) -> None:
-        if self.proc is None:
-            raise EngineFailure("the engine could not be started")
-        assert self.proc.stdin is not None               # started with stdin=PIPE
-        try:
-            self.proc.stdin.write(line + "\n")
-            self.proc.stdin.flush()
-        except (OSError, ValueError):
-            raise EngineFailure("the engine closed its input (crashed?)") from None
-
-    def expect(self, predicate, deadline: float) -> str:
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise EngineFailure("no answer in time")
-            try:
-                line = self.lines.get(timeout=left)
-            except queue.Empty:
-                raise EngineFailure("no answer in time") from None
-            if line is None:
-                raise EngineFailure(self._exited())
-            if predicate(line):
-                return line
-
-    def stop(self) -> None:
-        if self.proc is None:
-            return
-        try:
-            self.send("quit")
-        except EngineFailure:
-            pass
-        try:
-            self.proc.wait(1.0)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self.proc = None
-
-    def restart(self) -> None:
-        if self.proc is not None:
-            self.proc.kill()
-            self.proc.wait()
-            self.proc = None
-        try:
-            self.start()
-        except EngineFailure:
-            if self.proc is not None:
-                self.proc.kill()
-                self.proc.wait()
-                self.proc = None
-            raise
-
-    # -- protocol ---------------------------------------------------------------------------
-
-    def _handshake(self) -> None:
-        deadline = time.monotonic() + HANDSHAKE_TIMEOUT
-        if self.spec.protocol == "uci":
-            self.send("uci")
-            self.expect(lambda l: l.strip() == "uciok", deadline)
-            self.send(f"setoption name UCI_Variant value {self.variant}")
-            for name, value in self.spec.options.items():
-                self.send(f"setoption name {name} value {value}")
-            self.send("isready")
-            self.expect(lambda l: l.strip() == "readyok", deadline)
-        else:
-            self.send("hub")
-            declared: list[str] = []
-
-            def collect(line: str) -> bool:
-                declared.append(line)
-                return line.strip() == "wait"
-            self.expect(collect, deadline)
-            name = hub_variant_name(self.variant, declared)
-            if name is not None:
-                self.send(f"set-param name=variant value={name}")
-            for name, value in self.spec.options.items():
-                self.send(f'set-param name={name} value="{value}"')
-            self.send("init")
-            self.expect(lambda l: l.strip() == "ready", deadline)
-
-    def new_game(self) -> None:
-        deadline = time.monotonic() + HANDSHAKE_TIMEOUT
-        if self.spec.protocol == "uci":
-            self.send("ucinewgame")
-            self.send("isready")
-            self.expect(lambda l: l.strip() == "readyok", deadline)
-        else:
-            self.send("new-game")
-            self.send("ping")
-            self.expect(lambda l: l.strip() == "pong", deadline)
-
-    def go(self, start: Board, moves: list, tc: TimeControl, clocks: list[float], turn: int,
-           deadline: float) -> str:
-        """Ask for a move in the position after `moves` from `start`; returns the move text."""
-        if self.spec.protocol == "uci":
-            listed = " ".join(str(m) for m in moves)
-            self.send(f"position fen {start.fen()}" + (f" moves {listed}" if moves else ""))
-            if tc.nodes is not None:
-                self.send(f"go nodes {tc.nodes}")
-            elif tc.movetime is not None:
-                self.send(f"go movetime {int(tc.movetime * 1000)}")
-            else:
-                self.send(f"go wtime {int(clocks[0] * 1000)} btime {int(clocks[1] * 1000)} "
-                          f"winc {int(tc.inc * 1000)} binc {int(tc.inc * 1000)}")
-            line = self.expect(lambda l: l.startswith("bestmove"), deadline)
-            parts = line.split()
-            if len(parts) < 2:
-                raise EngineFailure(f"malformed answer {line!r}")
-            return parts[1]
-        listed = " ".join(m.hub() for m in moves)
-        self.send(f"pos pos={position_string(start)}" + (f' moves="{listed}"' if moves else ""))
-        if tc.nodes is not None:
-            self.send(f"level nodes={tc.nodes}")
-        elif tc.movetime is not None:
-            self.send(f"level move-time={tc.movetime}")
-        else:
-            # Hub adds the increment before each move itself.
-            self.send(f"level time={max(clocks[turn] - tc.inc, 0.001):.3f} inc={tc.inc}")
-        self.send("go think")
-        line = self.expect(lambda l: l.startswith("done"), deadline)
-        for word in line.split()[1:]:
-            if word.startswith("move="):
-                return word[5:]
-        raise EngineFailure(f"malformed answer {line!r}")
-
-
-def hub_variant_name(variant: str, lines: list[str]) -> str | None:
-    """The value of the Hub ``variant`` parameter that names `variant` for an engine, read from
-    the ``param name=variant ... values="..."`` line it declared (Scan: ``normal`` for
-    International). None: send nothing (an engine without the parameter plays International)."""
-    values = None
-    for line in lines:
-        try:
-            words = shlex.split(line)
-        except ValueError:
-            continue
-        fields = dict(w.partition("=")[::2] for w in words[1:])
-        if words[:1] == ["param"] and fields.get("name") == "variant":
-            values = fields.get("values", fields.get("value", "")).split()
-    if values is None:
-        if variant == "international":
-            return None
-        raise EngineFailure(f"the engine declares no variant parameter (it plays International "
-                            f"draughts only), so it cannot play {variant}")
-    names = [variant] + [alias for alias, ours in HUB_ALIASES.items() if ours == variant]
-    for name in names:
-        if name in values:
-            return name
-    raise EngineFailure(f"the engine's variants are {' '.join(values) or '(none)'}; none of them "
-                        f"is {variant}")
 
 
 @dataclass
@@ -482,7 +230,7 @@ class Match:
         return self.result
 
     def _worker(self, jobs: queue.Queue, total: int) -> None:
-        engines = [EngineProcess(spec, self.variant) for spec in self.specs]
+        engines = [connect(spec, self.variant) for spec in self.specs]
         try:
             for k, eng in enumerate(engines):
                 # An engine that cannot start or fails its handshake ends the match: its
@@ -512,7 +260,7 @@ class Match:
             for eng in engines:
                 eng.stop()
 
-    def _ensure_started(self, eng: EngineProcess, restart: bool = False) -> str | None:
+    def _ensure_started(self, eng: EngineClient, restart: bool = False) -> str | None:
         """Start (or restart) the engine, three tries; returns why it failed, or None.
         After a failed restart its later games are forfeited (go() reports it)."""
         failure = None

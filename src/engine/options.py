@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .errors import EngineError
-from .protocol import MAX_THREADS, quote
+from .errors import EngineError, quote
+from .protocol import MAX_THREADS
 
 MAX_HASH = 65536          # MB
 MAX_MULTIPV = 64

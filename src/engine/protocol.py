@@ -19,15 +19,7 @@ from .errors import EngineError
 ENGINE_NAME = "Dimensiones"
 ENGINE_AUTHOR = "the Dimensiones developers"
 MAX_LINE = 65536          # bytes; a longer line is refused unread (a position with its moves is ~2 kB)
-QUOTE_LIMIT = 40          # characters of refused input quoted back in an error
 MAX_THREADS = 64          # search threads (Engine.threads)
-
-
-def quote(text: str) -> str:
-    """Refused input as an error message shows it: repr-quoted, cut short."""
-    if len(text) > QUOTE_LIMIT:
-        return repr(text[:QUOTE_LIMIT]) + f"... ({len(text)} characters)"
-    return repr(text)
 
 
 def physical_memory_mb() -> int | None:

@@ -9,9 +9,9 @@ from __future__ import annotations
 import sys
 
 from . import Board, PerftStopped, __version__, perft, variants
-from .errors import EngineError
+from .errors import EngineError, quote
 from .options import OPTIONS, uci_option
-from .protocol import ENGINE_AUTHOR, ENGINE_NAME, Session, quote
+from .protocol import ENGINE_AUTHOR, ENGINE_NAME, Session
 from .timeman import ponder_budget
 
 MAX_DEPTH = 126           # the search's deepest iteration
