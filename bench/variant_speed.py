@@ -3,7 +3,7 @@ run: perft from the start (and from a position with kings), best of N alternatin
 leaves per second and the ratio. The rows share one generator, so a ratio far from 1 means a
 rule parameter costs more than it should.
 
-    python bench/variant_speed.py [--repeat 3]
+    python bench/variant_speed.py [--repeat 3] [VARIANT ...]
 """
 
 import argparse
@@ -17,6 +17,7 @@ PAIRS = [
     ("russian", "checkers", 9, "W:WK29,K32,21,22,23:BK1,K4,9,10,11", 7),
     ("pool", "checkers", 9, "B:WK29,K32,21,22,23:BK1,K4,9,10,11", 7),
     ("czech", "checkers", 9, "W:WK29,K32,21,22,23:BK1,K4,9,10,11", 7),
+    ("thai", "czech", 9, "W:WK29,K32,21,22,23:BK1,K4,9,10,11", 7),
     ("italian", "spanish", 9, "W:WK29,K32,21,22,23:BK1,K4,9,10,11", 7),
     ("killer", "international", 7, "W:WK31-K50:BK1-K20", 6),
     ("antidraughts", "international", 7, "W:WK31-K50:BK1-K20", 6),
@@ -38,9 +39,12 @@ def rate(variant, fen, depth, repeat):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("variants", nargs="*", help="only these rows (default: every row)")
     args = parser.parse_args()
     print(f"{'variant':14} {'position':10} {'leaves':>12} {'M leaves/s':>10}   nearest row         ratio")
     for variant, older, depth, kings_fen, kings_depth in PAIRS:
+        if args.variants and variant not in args.variants:
+            continue
         cases = [("start", None, depth)]
         if kings_fen:
             cases.append(("kings", kings_fen, kings_depth))

@@ -23,13 +23,15 @@ class Rules:
     man_captures: tuple
     king_dirs: tuple
     flying: bool
-    immediate: bool             # immediate removal and no 180-degree turn
+    immediate: bool             # immediate removal and (unless turn_back) no 180-degree turn
     precedence: str             # "free", "quantity", "quality", "king first"
     stop_on_back_row: bool      # a man reaching the far row in a capture stops there
     lateral: bool = False       # Chapinas
     crown_and_continue: bool = False   # Russian: crowned there at once, goes on as a king
     killer: bool = False        # Killer: a capture that takes a king last ends right behind it
     men_take_kings: bool = True  # Italian: a man never takes a king
+    turn_back: bool = False     # Thai: a capture may reverse its direction
+    land_behind: bool = False   # Thai: a flying king lands on the square right behind its victim
 
 
 RULES = {
@@ -53,6 +55,10 @@ RULES["russian"] = Rules(8, True, tuple(FWD), tuple(DIAG), tuple(DIAG), True, Fa
 RULES["pool"] = Rules(8, True, tuple(FWD), tuple(DIAG), tuple(DIAG), True, False, "free", False)
 RULES["czech"] = Rules(8, True, tuple(FWD), tuple(FWD), tuple(DIAG), True, False, "king first", True)
 RULES["antidraughts"] = RULES["breakthrough"] = RULES["international"]
+# Thai: as Czech, but free choice, pieces leave at once (a capture may turn back over the square
+# it has emptied) and a king lands right behind each piece it takes.
+RULES["thai"] = Rules(8, True, tuple(FWD), tuple(FWD), tuple(DIAG), True, True, "free", True,
+                      turn_back=True, land_behind=True)
 RULES["killer"] = Rules(10, True, tuple(FWD), tuple(DIAG), tuple(DIAG), True, False, "quantity", False,
                         killer=True)
 # Italian: light-coloured playing squares (the near right corner is one), short kings, men
@@ -60,7 +66,7 @@ RULES["killer"] = Rules(10, True, tuple(FWD), tuple(DIAG), tuple(DIAG), True, Fa
 # then the sequence that meets a king first.
 RULES["italian"] = Rules(8, False, tuple(FWD), tuple(FWD), tuple(DIAG), False, False, "italian", True,
                          men_take_kings=False)
-CHECKERS_NUMBERING = ("checkers", "brazilian", "russian", "pool", "czech")
+CHECKERS_NUMBERING = ("checkers", "brazilian", "russian", "pool", "czech", "thai")
 INTERNATIONAL_NUMBERING = ("international", "antidraughts", "breakthrough", "killer")
 ALGEBRAIC = ("turkish", "gothic-checkers")
 
@@ -201,7 +207,7 @@ class Position:
         found = False
         dirs = self.rules.king_dirs if king else self.dirs(self.rules.man_captures, colour)
         for df, dr in dirs:
-            if self.rules.immediate and lastdir == (-df, -dr):
+            if self.rules.immediate and not self.rules.turn_back and lastdir == (-df, -dr):
                 continue
             # Find the piece to jump.
             x, y = cur[0] + df, cur[1] + dr
@@ -220,7 +226,7 @@ class Position:
             x, y = x + df, y + dr
             while self.on_board(x, y) and not self._blocked((x, y), start, captured + [victim]):
                 landings.append((x, y))
-                if not (king and self.rules.flying):
+                if not (king and self.rules.flying) or self.rules.land_behind:
                     break
                 x, y = x + df, y + dr
             if king and self.rules.flying and self.rules.precedence in ("free", "king first"):

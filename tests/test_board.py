@@ -8,7 +8,7 @@ import engine
 from conftest import random_game
 
 VARIANTS = ["international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers", "brazilian",
-            "russian", "pool", "czech", "italian", "killer", "antidraughts", "breakthrough"]
+            "russian", "pool", "czech", "thai", "italian", "killer", "antidraughts", "breakthrough"]
 
 
 def snapshot(board):

@@ -46,7 +46,7 @@ def test_variants_command():
     out = run("variants")
     assert [line.split()[0] for line in out.stdout.splitlines()] == [
         "international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers",
-        "brazilian", "russian", "pool", "czech", "italian", "killer", "antidraughts", "breakthrough",
+        "brazilian", "russian", "pool", "czech", "thai", "italian", "killer", "antidraughts", "breakthrough",
         "dipole", "dipole10", "superajedrez", "superdimensiones"]
 
 

@@ -14,7 +14,7 @@ from engine.match import EngineSpec, GameRecord, Match, TimeControl, pdn
 
 def test_every_variant_has_one_record_and_its_board_plays_it():
     assert engine.variants() == list(games.GAMES)
-    assert len(games.GAMES) == 18
+    assert len(games.GAMES) == 19
     for name, record in games.GAMES.items():
         board = engine.Board(name)
         assert type(board) is record.board and board.variant == name
@@ -32,7 +32,7 @@ def test_the_facts_the_front_ends_read():
     assert "chapinas" not in HUB_VARIANTS and "dipole" not in HUB_VARIANTS
     assert games.names(tables=True) == [
         "international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers",
-        "brazilian", "russian", "pool", "czech", "italian", "killer", "dipole", "dipole10"]
+        "brazilian", "russian", "pool", "czech", "thai", "italian", "killer", "dipole", "dipole10"]
     assert games.names(learned=True) == games.names(family="draughts")
     assert {g.opening_check_depth for g in games.GAMES.values()} == {4, 6}
     assert games.game("superajedrez").opening_check_depth == 4

@@ -10,7 +10,7 @@ import engine
 import reference_draughts as ref
 
 VARIANTS = ["international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers", "brazilian",
-            "russian", "pool", "czech", "italian", "killer", "antidraughts", "breakthrough"]
+            "russian", "pool", "czech", "thai", "italian", "killer", "antidraughts", "breakthrough"]
 
 
 def engine_moves(board):

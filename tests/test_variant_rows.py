@@ -12,7 +12,7 @@ from engine import pdn
 from engine.hub import HUB_ALIASES, HUB_VARIANTS
 from engine.types import Termination
 
-NEW = ["brazilian", "russian", "pool", "czech", "italian", "killer", "antidraughts", "breakthrough"]
+NEW = ["brazilian", "russian", "pool", "czech", "thai", "italian", "killer", "antidraughts", "breakthrough"]
 
 
 def moves(variant, fen):
@@ -52,6 +52,21 @@ def test_free_choice_flying_king_lands_where_it_can_go_on():
     assert moves("russian", "W:WK29:B22,7") == [("29x2", [7, 22], False)]
     # Free choice of sequence still: a lone man's capture or the king's longer one.
     assert sorted(m[0] for m in moves("russian", "W:WK29,21:B22,7,17")) == ["21x14", "29x2"]
+
+
+def test_thai_free_choice_and_a_king_lands_right_behind():
+    # The king on g1 sees d4 from afar but lands on c5 only, and the man may take instead
+    # (Czech: the king must, landing on c5, b6 or a7).
+    assert moves("thai", "W:WK32,22:B1,18") == [("22x15", [18], False), ("32x14", [18], False)]
+
+
+def test_thai_pieces_leave_at_once_and_a_capture_may_turn_back():
+    # c3 takes e5 (landing on f6), turns back over the emptied e5 and its own c3, takes b2 and
+    # lands on a1; or takes b2 first and comes back the same way for e5.
+    assert moves("thai", "W:WK22:B15,25") == [("22x11", [15, 25], False), ("22x29", [15, 25], False)]
+    # Czech: the piece taken stays until the end and blocks the way back.
+    assert moves("czech", "W:WK22:B15,25") == [
+        ("22x11", [15], False), ("22x29", [25], False), ("22x4", [15], False), ("22x8", [15], False)]
 
 
 def test_brazilian_takes_the_most_pieces():

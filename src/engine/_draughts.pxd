@@ -60,7 +60,9 @@ ctypedef struct Rules:
     int king_dir[8]
     int n_king_dir
     int flying
-    int immediate             # immediate removal and no 180-degree turn
+    int immediate             # pieces taken leave the board at once
+    int no_turn_back          # a capture may not reverse its direction (Turkish)
+    int land_behind           # a flying king lands right behind the piece it takes (Thai)
     int precedence
     int promo_in_capture
     int win_rule

@@ -86,6 +86,8 @@ def register_rules(spec) -> int:
         R.king_dir[i] = d
     R.flying = spec.flying_kings
     R.immediate = spec.immediate_removal
+    R.no_turn_back = 1 if spec.immediate_removal and not spec.turn_back else 0
+    R.land_behind = spec.land_behind
     R.precedence = spec.precedence
     R.promo_in_capture = spec.promotion_in_capture
     R.win_rule = spec.win_rule
@@ -208,7 +210,7 @@ cdef void man_captures(Gen* g, int cur, u64 captured, int lastdir) noexcept nogi
     cdef u64 occ = g.occ & ~captured if R.immediate else g.occ
     for i in range(R.n_man_cap):
         d = R.man_cap[g.us][i]
-        if R.immediate and lastdir >= 0 and d == R.opposite[lastdir]:
+        if R.no_turn_back and lastdir >= 0 and d == R.opposite[lastdir]:
             continue
         v = step(R, (<u64>1) << cur, d) & g.man_targets & ~captured
         if not v:
@@ -242,9 +244,14 @@ cdef void king_captures(Gen* g, int cur, u64 captured, int lastdir) noexcept nog
     cdef u64 occ = g.occ & ~captured if R.immediate else g.occ
     for i in range(R.n_king_dir):
         d = R.king_dir[i]
-        if R.immediate and lastdir >= 0 and d == R.opposite[lastdir]:
+        if R.no_turn_back and lastdir >= 0 and d == R.opposite[lastdir]:
             continue
-        if R.flying:
+        if R.flying and R.land_behind:
+            vb = flying_victim(g, occ, captured, cur, d)
+            if not vb:
+                continue
+            land = step(R, vb, d) & ~occ
+        elif R.flying:
             vb = flying_victim(g, occ, captured, cur, d)
             if not vb:
                 continue
@@ -315,7 +322,7 @@ cdef u64 continuing_landings(Gen* g, u64 land, u64 captured, int lastdir) noexce
         rest &= rest - 1
         for i in range(R.n_king_dir):
             d = R.king_dir[i]
-            if d == R.opposite[lastdir]:
+            if d == R.opposite[lastdir] and (R.no_turn_back or not R.immediate):
                 continue              # back along the line: the piece just taken blocks it
             vb = flying_victim(g, occ, captured, l, d)
             if vb and (step(R, vb, d) & ~occ):

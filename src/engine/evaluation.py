@@ -46,7 +46,7 @@ DRAUGHTS_WEIGHTS = {
     "breakthrough": dict(lone_king_draw=0, man=100, king=0, tempo=4, back_rank=6, centre=5, balance=-3,
                          king_mobility=0, runaway=(0, 900, 500, 200)),
 }
-for _name in ("brazilian", "russian", "pool", "czech"):
+for _name in ("brazilian", "russian", "pool", "czech", "thai"):
     DRAUGHTS_WEIGHTS[_name] = DRAUGHTS_WEIGHTS["spanish"]
 DRAUGHTS_WEIGHTS["killer"] = DRAUGHTS_WEIGHTS["international"]
 

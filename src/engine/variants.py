@@ -81,7 +81,9 @@ class DraughtsVariant:
     flying_kings: bool
     precedence: int
     promotion_in_capture: int
-    immediate_removal: bool = False   # Turkish: pieces leave at once, no 180° turn
+    immediate_removal: bool = False   # Turkish, Thai: pieces taken leave the board at once
+    turn_back: bool = False           # Thai: under immediate removal a capture may reverse (not Turkish)
+    land_behind: bool = False         # Thai: a flying king lands right behind the piece it takes
     lateral_king_move: bool = False   # Chapinas' special move along the far row
     numbered_pieces: bool = False     # Chapinas' piece numbers 0-19
     max_pieces: int = 20              # per side; more is an impossible position
@@ -219,6 +221,9 @@ _register(replace(
 _register(replace(
     _BRAZILIAN, name="czech", title="Czech draughts", man_capture_dirs=FORWARD,
     precedence=KING_FIRST, promotion_in_capture=STOP, king_moves_limit=30, fmjd_endgames=False))
+_register(replace(
+    DRAUGHTS_VARIANTS["czech"], name="thai", title="Thai draughts (mak-hot)", precedence=FREE,
+    immediate_removal=True, turn_back=True, land_behind=True))
 _register(DraughtsVariant(
     name="italian", title="Italian draughts (dama italiana)", size=8, colour="light",
     numbering=_italian_number, start_fen="W:W21-32:B1-12", first_player=0,
