@@ -10,7 +10,7 @@ import pytest
 
 import engine
 from engine import patterns, selfplay, train
-from engine.variants import DRAUGHTS_VARIANTS
+from engine.rulesets import DRAUGHTS_VARIANTS
 
 DRAUGHTS = ["international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers",
             "russian", "italian", "antidraughts"]          # three of the newer rows: other boards and rules

@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """DMove generation, make/unmake and the draw rules of the draughts family, at C level.
 
-One generator serves every rule set: the variant's row of `Rules` (filled from variants.py)
+One generator serves every rule set: the variant's row of `Rules` (filled from rulesets.py)
 says which directions men and kings use, whether kings fly, how captures are chosen and what
 happens at the far row. The board is a few 64-bit words (see geometry.py for the layout).
 """

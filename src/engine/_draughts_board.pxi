@@ -5,7 +5,7 @@
 
 from .errors import IllegalMoveError, InvalidFenError, PerftStopped, UnknownVariantError
 from .types import Color, Outcome, Termination
-from .variants import DRAUGHTS_VARIANTS
+from .rulesets import DRAUGHTS_VARIANTS
 
 cdef dict _SPEC_BY_ID = {}
 cdef dict _ID_BY_NAME = {}

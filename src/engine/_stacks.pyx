@@ -22,7 +22,7 @@ from ._game cimport (GameBoard, GameOps, ProbeSource, SMove, RULE_NONE, RULE_DRA
 from .errors import IllegalMoveError, InvalidFenError, PerftStopped, UnknownVariantError
 from .geometry import build_geometry
 from .types import Color, Outcome, Termination
-from .variants import STACK_VARIANTS
+from .rulesets import STACK_VARIANTS
 from .evaluation import STACK_WEIGHTS
 
 cdef enum:

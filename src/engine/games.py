@@ -18,7 +18,7 @@ from ._superajedrez import (SuperajedrezBoard, superajedrez_perft, superajedrez_
 from ._superdimensiones import (SuperDimensionesBoard, superdimensiones_perft,
                                 superdimensiones_stop_perft, superdimensiones_variants)
 from .errors import UnknownVariantError
-from .variants import DRAUGHTS_VARIANTS
+from .rulesets import DRAUGHTS_VARIANTS
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ import numpy as np
 from ._draughts import (_clear_patterns, _pattern_features, _set_patterns, draughts_variant_id,
                         draughts_variants)
 from .errors import EngineError
-from .variants import DRAUGHTS_VARIANTS
+from .rulesets import DRAUGHTS_VARIANTS
 
 FORMAT = 1
 SCALE = 16                      # stored weight = centi-men x SCALE

@@ -443,7 +443,7 @@ def _next_word(body: list, index: int):
 
 
 def _draughts_rows() -> dict:
-    from .variants import DRAUGHTS_VARIANTS
+    from .rulesets import DRAUGHTS_VARIANTS
     return DRAUGHTS_VARIANTS
 
 
