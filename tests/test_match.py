@@ -112,6 +112,14 @@ def test_hub_variant_names_come_from_the_engine_declaration():
         hub_variant_name("checkers", ["wait"])
 
 
+def test_each_protocol_has_its_client():
+    from engine.clients import HubClient, UciClient, connect
+    assert type(connect(EngineSpec.parse("hub:scan hub"), "international")) is HubClient
+    assert type(connect(EngineSpec.parse("stockfish"), "international")) is UciClient
+    with pytest.raises(engine.EngineError, match="unknown protocol 'xboard' .known: uci, hub."):
+        connect(EngineSpec("gnuchess", "xboard"), "international")
+
+
 def test_match_against_our_own_hub_engine():
     hub = EngineSpec(f"{sys.executable} -m engine hub", "hub", "hub")
     result = Match([ours(), hub], "international", TimeControl(movetime=0.02, tolerance=5),

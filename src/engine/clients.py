@@ -272,6 +272,8 @@ CLIENTS: dict[str, type[EngineClient]] = {"uci": UciClient, "hub": HubClient}
 
 def connect(spec: EngineSpec, variant: str) -> EngineClient:
     """The client for the spec's protocol (not yet started: `restart()` starts it)."""
+    if spec.protocol not in CLIENTS:
+        raise EngineError(f"unknown protocol {spec.protocol!r} (known: {', '.join(CLIENTS)})")
     return CLIENTS[spec.protocol](spec, variant)
 
 
