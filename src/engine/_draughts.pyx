@@ -94,7 +94,9 @@ def register_rules(spec) -> int:
     R.killer = spec.killer
     R.kings_immune = 0 if spec.men_take_kings else <u64>-1
     R.track = 1 if spec.killer or spec.precedence == PREC_ITALIAN else 0
-    R.must_go_on = 1 if spec.flying_kings and spec.precedence in (PREC_FREE, PREC_KING_FIRST) else 0
+    # (A king that lands right behind its victim has one square: nothing to choose.)
+    R.must_go_on = 1 if spec.flying_kings and spec.precedence in (PREC_FREE, PREC_KING_FIRST) \
+        and not spec.land_behind else 0
     R.lateral = spec.lateral_king_move
     R.numbered = spec.numbered_pieces
     R.king_moves_limit = spec.king_moves_limit
@@ -322,7 +324,7 @@ cdef u64 continuing_landings(Gen* g, u64 land, u64 captured, int lastdir) noexce
         rest &= rest - 1
         for i in range(R.n_king_dir):
             d = R.king_dir[i]
-            if d == R.opposite[lastdir] and (R.no_turn_back or not R.immediate):
+            if d == R.opposite[lastdir]:
                 continue              # back along the line: the piece just taken blocks it
             vb = flying_victim(g, occ, captured, l, d)
             if vb and (step(R, vb, d) & ~occ):

@@ -146,6 +146,10 @@ class EngineClient:
             if predicate(line):
                 return line
 
+    def expect_line(self, text: str, deadline: float) -> str:
+        """Wait for the line that is exactly `text` (spaces around it aside)."""
+        return self.expect(lambda line: line.strip() == text, deadline)
+
     def stop(self) -> None:
         if self.proc is None:
             return
@@ -193,18 +197,18 @@ class UciClient(EngineClient):
     def _handshake(self) -> None:
         deadline = time.monotonic() + HANDSHAKE_TIMEOUT
         self.send("uci")
-        self.expect(lambda l: l.strip() == "uciok", deadline)
+        self.expect_line("uciok", deadline)
         self.send(f"setoption name UCI_Variant value {self.variant}")
         for name, value in self.spec.options.items():
             self.send(f"setoption name {name} value {value}")
         self.send("isready")
-        self.expect(lambda l: l.strip() == "readyok", deadline)
+        self.expect_line("readyok", deadline)
 
     def new_game(self) -> None:
         deadline = time.monotonic() + HANDSHAKE_TIMEOUT
         self.send("ucinewgame")
         self.send("isready")
-        self.expect(lambda l: l.strip() == "readyok", deadline)
+        self.expect_line("readyok", deadline)
 
     def go(self, start: Board, moves: list, tc: TimeControl, clocks: list[float], turn: int,
            deadline: float) -> str:
@@ -240,13 +244,13 @@ class HubClient(EngineClient):
         for name, value in self.spec.options.items():
             self.send(f'set-param name={name} value="{value}"')
         self.send("init")
-        self.expect(lambda l: l.strip() == "ready", deadline)
+        self.expect_line("ready", deadline)
 
     def new_game(self) -> None:
         deadline = time.monotonic() + HANDSHAKE_TIMEOUT
         self.send("new-game")
         self.send("ping")
-        self.expect(lambda l: l.strip() == "pong", deadline)
+        self.expect_line("pong", deadline)
 
     def go(self, start: Board, moves: list, tc: TimeControl, clocks: list[float], turn: int,
            deadline: float) -> str:
