@@ -18,6 +18,11 @@ one ply after the longest of them. Predecessors come from "unmoves" (a piece of 
 just moved stepped back along its own move directions), legal when the position they come from
 has no capture, so every rule set of the family needs nothing of its own. What is left unsettled is a draw.
 Move-count draw rules are not part of the tables (see docs/egdb.md).
+
+A slice is attached either as its raw bytes (what a build makes) or compressed
+(_egdb_packed.pxi): win/draw/loss in two bits, the distances of won positions apart; positions
+with a capture and lost positions' distances are not stored but worked out from the successors
+when asked for.
 """
 
 from libc.stdint cimport uint8_t, uint16_t, uint32_t
@@ -31,6 +36,8 @@ from ._draughts cimport (Rules, Pos, DMove, Undo, MAX_MOVES, rules_for, gen_move
                          unmake_move, rule_draw, has_capture, END_NONE, END_LONE_PIECE)
 from ._game cimport ProbeSource, RULE_NONE, RULE_WIN, RULE_LOSS, RULE_DRAW
 
+include "_egdb_packed.pxi"
+
 cdef enum:
     MAXP = 8                  # pieces of one group a table can hold
     DRAW = 0
@@ -38,6 +45,11 @@ cdef enum:
     UNKNOWN = 255
     MAX_PLIES = 252           # the longest distance a byte holds (code = plies + 1)
     F_NO_LOSS = 2             # flag during a build: a move out of the slice reaches a draw
+    WIN_ANY = 256             # won, lost: a compressed slice's answer when no distance is asked
+    LOSS_ANY = 257
+    MAX_RESOLVE = 32          # successors followed from a compressed slice's position, deepest
+    WDL_SLOTS = 1024          # cache of inflated blocks: win/draw/loss, distances
+    DIST_SLOTS = 64
 
 ctypedef struct Ctx:
     const Rules* R
@@ -49,6 +61,11 @@ ctypedef struct Ctx:
     int all_dense[64]
     int max_pieces            # the most pieces of a built or loaded slice
     uint8_t* vals[MAXP + 1][MAXP + 1][MAXP + 1][MAXP + 1]
+    Packed* wdl[MAXP + 1][MAXP + 1][MAXP + 1][MAXP + 1]     # compressed slices
+    Packed* dist[MAXP + 1][MAXP + 1][MAXP + 1][MAXP + 1]
+    BlockCache* wdl_cache
+    BlockCache* dist_cache
+    InflateFn inflate
 
 ctypedef struct Queue:
     uint32_t* data
@@ -169,8 +186,10 @@ cdef inline int decode(const Ctx* c, u64 idx, int wm, int wk, int bm, int bk, Po
     return 1
 
 
-cdef inline int lookup(const Ctx* c, const Pos* p) noexcept nogil:
-    """The table value of any position of the variant, UNKNOWN when no table holds it."""
+cdef int any_code(const Ctx* c, const Pos* p, int need_plies, int depth) noexcept nogil:
+    """The table value of any position of the variant, coded like a stored byte, UNKNOWN when
+    no table holds it. From a compressed slice: WIN_ANY or LOSS_ANY when need_plies is 0, and
+    UNKNOWN for a position with a capture when depth is -1."""
     cdef u64 w = p.pieces[0], b = p.pieces[1], k = p.kings
     if p.pieces[p.stm] == 0:
         return 1                               # no pieces: lost now
@@ -181,9 +200,90 @@ cdef inline int lookup(const Ctx* c, const Pos* p) noexcept nogil:
     if wm > MAXP or wk > MAXP or bm > MAXP or bk > MAXP:
         return UNKNOWN
     cdef uint8_t* vals = c.vals[wm][wk][bm][bk]
-    if vals == NULL:
+    if vals != NULL:
+        return vals[pos_index(c, p, wm, bm, wk, bk)]
+    if c.wdl[wm][wk][bm][bk] != NULL:
+        return packed_code(c, p, wm, wk, bm, bk, need_plies, depth)
+    return UNKNOWN
+
+
+cdef inline int lookup(const Ctx* c, const Pos* p) noexcept nogil:
+    """The exact table value of any position (the distance included), UNKNOWN when no table
+    holds it."""
+    return any_code(c, p, 1, 0)
+
+
+cdef int packed_code(const Ctx* c, const Pos* p, int wm, int wk, int bm, int bk, int need_plies,
+                     int depth) noexcept nogil:
+    """A position of a compressed slice. Its entry holds win/draw/loss unless a rule ends the
+    game there or it has a capture (then the entry holds whatever compressed best); a won
+    position's distance is in the distance slice; the rest comes from the successors."""
+    cdef Pos q
+    cdef int rule, w, s
+    set_pos(&q, p.pieces[0], p.pieces[1], p.kings, p.stm)     # move counters play no part
+    rule = rule_draw(&q, c.R)
+    if rule == END_LONE_PIECE:
+        return 1
+    if rule != END_NONE:
+        return DRAW
+    if has_capture(&q, c.R):
+        if depth < 0:                          # the search's probe: it searches the capture
+            return UNKNOWN
+        return successor_code(c, &q, need_plies, depth)
+    cdef u64 idx = pos_index(c, &q, wm, bm, wk, bk)
+    w = packed_get(c.wdl[wm][wk][bm][bk], c.wdl_cache, c.inflate, idx)
+    if w < 0:
         return UNKNOWN
-    return vals[pos_index(c, p, wm, bm, wk, bk)]
+    if w == 0:
+        return DRAW
+    if not need_plies:
+        return WIN_ANY if w == 1 else LOSS_ANY
+    if w == 2:
+        return successor_code(c, &q, need_plies, depth)
+    if c.dist[wm][wk][bm][bk] == NULL:
+        return UNKNOWN
+    s = packed_get(c.dist[wm][wk][bm][bk], c.dist_cache, c.inflate, idx)
+    if s < 0:
+        return UNKNOWN
+    return 2 * s + 2                           # plies 2s + 1, stored as plies + 1
+
+
+cdef int successor_code(const Ctx* c, Pos* q, int need_plies, int depth) noexcept nogil:
+    """The retrograde rule over q's moves (as expected_code), for what a compressed slice does
+    not store; q has no rule ending and is left unchanged."""
+    cdef DMove moves[MAX_MOVES]
+    cdef Undo u
+    cdef int n, i, code, best_win = 0, worst = 0, any_draw = 0, any_win = 0
+    if depth >= MAX_RESOLVE:
+        return UNKNOWN
+    n = gen_moves(q, c.R, moves)
+    if n == 0:
+        return 1
+    for i in range(n):
+        make_move(q, c.R, &moves[i], &u)
+        code = any_code(c, q, need_plies, depth + 1)
+        unmake_move(q, c.R, &moves[i], &u)
+        if code == UNKNOWN or code == INVALID:
+            return UNKNOWN
+        if code == DRAW:
+            any_draw = 1
+        elif code == LOSS_ANY:
+            any_win = 1
+        elif code == WIN_ANY:
+            pass
+        elif (code - 1) % 2 == 0:              # the successor is lost for its side to move
+            any_win = 1
+            if best_win == 0 or code < best_win:
+                best_win = code
+        elif code > worst:
+            worst = code
+    if not need_plies:
+        return WIN_ANY if any_win else DRAW if any_draw else LOSS_ANY
+    if best_win:
+        return best_win + 1
+    if any_draw:
+        return DRAW
+    return worst + 1
 
 
 # -- building ---------------------------------------------------------------------------------
@@ -426,8 +526,8 @@ cdef int expected_code(const Ctx* c, Pos* p, DMove* moves) noexcept nogil:
 
 cdef int verify_range(const Ctx* c, int wm, int wk, int bm, int bk, const uint8_t* val,
                       u64 start, u64 stop, u64* wrong, int max_wrong, u64* counts) noexcept nogil:
-    """Check entries start..stop-1 of a slice against expected_code (an invalid index must hold
-    INVALID). counts = (checked, wrong); the first max_wrong wrong indices go to `wrong`.
+    """Check entries start..stop-1 of a slice (val[0] is entry start) against expected_code (an
+    invalid index must hold INVALID). counts = (checked, wrong); the first max_wrong wrong indices go to `wrong`.
     Returns 0, -1 out of memory, -3 a successor slice missing."""
     cdef DMove* moves = <DMove*>malloc(MAX_MOVES * sizeof(DMove))
     cdef Pos p
@@ -446,7 +546,7 @@ cdef int verify_range(const Ctx* c, int wm, int wk, int bm, int bk, const uint8_
                 err = -3
                 break
         counts[0] += 1
-        if val[idx] != want:
+        if val[idx - start] != want:
             if counts[1] < <u64>max_wrong:
                 wrong[counts[1]] = idx
             counts[1] += 1
@@ -457,16 +557,25 @@ cdef int verify_range(const Ctx* c, int wm, int wk, int bm, int bk, const uint8_
 # -- probing ----------------------------------------------------------------------------------
 
 cdef int probe_c(const void* ctx, const void* pos, int* plies) noexcept nogil:
-    """The search's question: the exact result of pos if a table holds it."""
+    """The search's question: the exact result of pos if a table holds it; plies is -1 when a
+    compressed slice answers (win/draw/loss without the distance). A compressed slice does not
+    answer for a position with a capture: the search goes on into the capture, which is
+    cheaper than working the value out here."""
     cdef const Ctx* c = <const Ctx*>ctx
     cdef const Pos* p = <const Pos*>pos
     if bb_popcount(p.pieces[0] | p.pieces[1]) > c.max_pieces:
         return RULE_NONE
-    cdef int code = lookup(c, p)
+    return code_to_rule(any_code(c, p, 0, -1), plies)
+
+
+cdef int code_to_rule(int code, int* plies) noexcept nogil:
     if code == UNKNOWN or code == INVALID:
         return RULE_NONE
     if code == DRAW:
         return RULE_DRAW
+    if code == WIN_ANY or code == LOSS_ANY:
+        plies[0] = -1
+        return RULE_WIN if code == WIN_ANY else RULE_LOSS
     plies[0] = code - 1
     return RULE_WIN if (code - 1) % 2 else RULE_LOSS
 
@@ -481,14 +590,28 @@ cdef class TableSet(ProbeSource):
 
     cdef Ctx* c
     cdef dict _arrays
+    cdef dict _packed          # signature -> the arrays a compressed slice points into
+    cdef int _next_id
 
     def __cinit__(self, *args, **kwargs):
         self.c = <Ctx*>calloc(1, sizeof(Ctx))
         if self.c == NULL:
             raise MemoryError()
         self._arrays = {}
+        self._packed = {}
 
     def __dealloc__(self):
+        cdef int a, b, d, e
+        if self.c == NULL:
+            return
+        for a in range(MAXP + 1):
+            for b in range(MAXP + 1):
+                for d in range(MAXP + 1):
+                    for e in range(MAXP + 1):
+                        free(self.c.wdl[a][b][d][e])
+                        free(self.c.dist[a][b][d][e])
+        cache_free(self.c.wdl_cache)
+        cache_free(self.c.dist_cache)
         free(self.c)
 
     def __init__(self, variant: str, int rules_id):
@@ -564,34 +687,203 @@ cdef class TableSet(ProbeSource):
         self.attach(signature, values)
         return values, tuple(counts[i] for i in range(5))
 
-    def probe_position(self, bytes native):
-        """(RULE code, plies) for a position given as DraughtsBoard._native_position()."""
+    def probe_position(self, bytes native, bint distance=True):
+        """(RULE code, plies) for a position given as DraughtsBoard._native_position(); plies
+        is -1 when a compressed slice answers and no distance was asked for."""
         cdef Pos p
         if len(native) != sizeof(Pos):
             raise ValueError("not a position of the draughts family")
         memcpy(&p, <const char*>native, sizeof(Pos))
-        cdef int plies = 0
-        cdef int r = probe_c(self.c, &p, &plies)
+        cdef int plies = 0, r
+        if bb_popcount(p.pieces[0] | p.pieces[1]) > self.c.max_pieces:
+            return RULE_NONE, 0
+        with nogil:
+            r = code_to_rule(any_code(self.c, &p, distance, 0), &plies)
         return r, plies
 
     def verify(self, tuple signature, start=0, stop=None, int max_wrong=10):
         """Re-derive entries start..stop of an attached slice from their successors (the
-        retrograde rule, position by position); (checked, wrong count, first wrong indices)."""
+        retrograde rule, position by position); (checked, wrong count, first wrong indices).
+        A compressed slice is checked through its values as probed (see expand)."""
         wm, wk, bm, bk = signature
-        if signature not in self._arrays:
+        if signature not in self._arrays and signature not in self._packed:
             raise ValueError(f"slice {signature} is not attached")
         size = self.size(signature)
         stop = size if stop is None else min(stop, size)
-        cdef const uint8_t[::1] view = self._arrays[signature]
+        if signature in self._arrays:
+            values = self._arrays[signature][start:stop]
+        else:
+            values = self.expand(signature, start, stop)
+        cdef const uint8_t[::1] view = values
         cdef u64 wrong[64]
         cdef u64 counts[2]
         cdef int err, a = wm, b = wk, cc = bm, d = bk, mw = min(max(max_wrong, 0), 64)
         cdef u64 lo = start, hi = stop
+        if hi <= lo:
+            return 0, 0, []
         with nogil:
             err = verify_range(self.c, a, b, cc, d, &view[0], lo, hi, wrong, mw, counts)
         if err:
             raise RuntimeError(f"slice {signature}: {_ERRORS[err]}")
         return counts[0], counts[1], [wrong[i] for i in range(min(counts[1], mw))]
+
+    # -- compressed slices --
+
+    def set_inflater(self, size_t address):
+        """The address of zlib's uncompress(), which compressed slices are read with."""
+        if address == 0:
+            raise ValueError("no uncompress function")
+        self.c.inflate = <InflateFn>address
+
+    def streams(self, tuple signature):
+        """What a compressed slice stores, from an attached raw slice: (wdl, dist), a byte per
+        entry. wdl: 0 draw, 1 win, 2 loss; dist: (plies - 1) / 2 of a win. Entries that need no
+        value (invalid indices, positions with a capture; in dist, all but wins) repeat the
+        value before them, which compresses best."""
+        wm, wk, bm, bk = signature
+        if signature not in self._arrays:
+            raise ValueError(f"slice {signature} is not attached raw")
+        cdef const uint8_t[::1] view = self._arrays[signature]
+        size = self.size(signature)
+        wdl = np.empty(size, dtype=np.uint8)
+        dist = np.empty(size, dtype=np.uint8)
+        cdef uint8_t[::1] w = wdl
+        cdef uint8_t[::1] dd = dist
+        cdef u64 idx, n = size
+        cdef Pos p
+        cdef int v, rule, last_w = 0, last_d = 0, a = wm, b = wk, cc = bm, d = bk
+        with nogil:
+            for idx in range(n):
+                v = view[idx]
+                if v != INVALID and decode(self.c, idx, a, b, cc, d, &p):
+                    rule = rule_draw(&p, self.c.R)
+                    if rule != END_NONE or not has_capture(&p, self.c.R):
+                        if v == DRAW:
+                            last_w = 0
+                        elif (v - 1) % 2:
+                            last_w = 1
+                            last_d = (v - 2) >> 1
+                        else:
+                            last_w = 2
+                w[idx] = last_w
+                dd[idx] = last_d
+        return wdl, dist
+
+    def attach_packed(self, tuple signature, wdl, dist):
+        """Make a compressed slice known: wdl and dist are (offsets, data, per_block) with
+        offsets a uint64 array of nblocks + 1 byte positions into data (uint8); dist may be
+        None (then no distances: probes that need one answer unknown)."""
+        wm, wk, bm, bk = signature
+        if max(signature) > MAXP:
+            raise ValueError(f"slice {signature}: at most {MAXP} pieces of a kind")
+        if self.c.wdl_cache == NULL:
+            self.c.wdl_cache = cache_new(WDL_SLOTS, 1 << 14)
+            self.c.dist_cache = cache_new(DIST_SLOTS, 1 << 16)
+            if self.c.wdl_cache == NULL or self.c.dist_cache == NULL:
+                raise MemoryError()
+        if self.c.inflate == NULL:
+            raise ValueError("set_inflater first")
+        size = self.size(signature)
+        made = [self._packed_new(signature, wdl, 2, size)]
+        made.append(self._packed_new(signature, dist, 8, size) if dist is not None else None)
+        free(self.c.wdl[wm][wk][bm][bk])
+        free(self.c.dist[wm][wk][bm][bk])
+        self.c.wdl[wm][wk][bm][bk] = <Packed*><size_t>made[0][0]
+        self.c.dist[wm][wk][bm][bk] = <Packed*><size_t>made[1][0] if made[1] else NULL
+        self._packed[signature] = (wdl, dist)
+        self._arrays.pop(signature, None)
+        self.c.vals[wm][wk][bm][bk] = NULL
+        if wm + wk + bm + bk > self.c.max_pieces:
+            self.c.max_pieces = wm + wk + bm + bk
+
+    def _packed_new(self, tuple signature, stream, int bits, u64 entries):
+        offsets, data, per_block = stream
+        if offsets.dtype != np.uint64 or offsets.ndim != 1 or data.dtype != np.uint8 or data.ndim != 1:
+            raise ValueError(f"slice {signature}: offsets must be uint64 and data uint8")
+        if per_block <= 0 or per_block % 4 or per_block * bits // 8 > (1 << (14 if bits == 2 else 16)):
+            raise ValueError(f"slice {signature}: {per_block} entries a block is not allowed")
+        nblocks = (entries + per_block - 1) // per_block
+        if offsets.shape[0] != nblocks + 1 or nblocks == 0:
+            raise ValueError(f"slice {signature}: {offsets.shape[0] - 1} blocks, expected {nblocks}")
+        if offsets[0] != 0 or np.any(np.diff(offsets.astype(np.int64)) <= 0) or offsets[nblocks] != data.shape[0]:
+            raise ValueError(f"slice {signature}: block offsets out of order or past the data")
+        cdef const uint64_t[::1] off = offsets
+        cdef const uint8_t[::1] bytes_ = data
+        cdef Packed* P = <Packed*>calloc(1, sizeof(Packed))
+        if P == NULL:
+            raise MemoryError()
+        P.data = &bytes_[0]
+        P.offsets = &off[0]
+        P.entries = entries
+        P.per_block = per_block
+        P.nblocks = nblocks
+        P.bits = bits
+        P.block_bytes = per_block * bits // 8
+        last = entries - (nblocks - 1) * per_block
+        P.last_bytes = (last * bits + 7) // 8
+        self._next_id += 1
+        P.id = self._next_id
+        return (<size_t>P,)
+
+    def expand(self, tuple signature, start=0, stop=None):
+        """Entries start..stop of an attached slice as raw bytes (what a build stores): from a
+        compressed slice, each worked out as a probe does."""
+        wm, wk, bm, bk = signature
+        size = self.size(signature)
+        stop = size if stop is None else min(stop, size)
+        if signature in self._arrays:
+            return np.array(self._arrays[signature][start:stop])
+        if signature not in self._packed:
+            raise ValueError(f"slice {signature} is not attached")
+        out = np.empty(max(stop - start, 0), dtype=np.uint8)
+        if stop <= start:
+            return out
+        cdef uint8_t[::1] o = out
+        cdef u64 idx, lo = start, hi = stop
+        cdef Pos p
+        cdef int code, a = wm, b = wk, cc = bm, d = bk
+        with nogil:
+            for idx in range(lo, hi):
+                if not decode(self.c, idx, a, b, cc, d, &p):
+                    code = INVALID
+                else:
+                    code = any_code(self.c, &p, 1, 0)
+                o[idx - lo] = <uint8_t>code if code < 256 else UNKNOWN
+        return out
+
+    def bad_blocks(self, tuple signature) -> list:
+        """The blocks of a compressed slice that do not inflate to their size (zlib checks each
+        block's content): (stream, block) pairs, stream 'wdl' or 'dist'."""
+        wm, wk, bm, bk = signature
+        if signature not in self._packed:
+            raise ValueError(f"slice {signature} is not attached compressed")
+        out = []
+        cdef Packed* P
+        cdef uint8_t* buf = <uint8_t*>malloc(1 << 16)
+        cdef unsigned long got
+        cdef uint32_t blk
+        if buf == NULL:
+            raise MemoryError()
+        try:
+            for k in range(2):
+                P = self.c.wdl[wm][wk][bm][bk] if k == 0 else self.c.dist[wm][wk][bm][bk]
+                name = "wdl" if k == 0 else "dist"
+                if P == NULL:
+                    continue
+                for blk in range(P.nblocks):
+                    got = 1 << 16
+                    err = self.c.inflate(buf, &got, P.data + P.offsets[blk],
+                                         <unsigned long>(P.offsets[blk + 1] - P.offsets[blk]))
+                    if err != 0 or got != (P.block_bytes if blk + 1 < P.nblocks else P.last_bytes):
+                        out.append((name, blk))
+        finally:
+            free(buf)
+        return out
+
+    @property
+    def corrupt_blocks(self) -> int:
+        """Blocks that failed to inflate while probing (their positions answered unknown)."""
+        return 0 if self.c.wdl_cache == NULL else self.c.wdl_cache.corrupt + self.c.dist_cache.corrupt
 
     def position(self, tuple signature, u64 index):
         """(white, black, kings, side to move) bitboards of a slice's entry, or None if invalid."""
@@ -606,4 +898,4 @@ cdef class TableSet(ProbeSource):
         return self.c.max_pieces
 
     def signatures(self) -> list:
-        return sorted(self._arrays)
+        return sorted(set(self._arrays) | set(self._packed))

@@ -37,6 +37,8 @@ cdef enum:
     INF = 32000
     MATE = 31000
     MATE_BOUND = 30000        # |score| above this is a win or loss with its distance
+    TABLE_WIN = 29000         # won by the endgame tables, distance unknown (compressed tables)
+    TABLE_BOUND = 28500       # |score| above this is a win or loss, with or without a distance
     BOUND_UPPER = 1
     BOUND_LOWER = 2
     BOUND_EXACT = 3
@@ -124,17 +126,17 @@ cdef inline double now() noexcept nogil:
 # -- transposition table ----------------------------------------------------------------------
 
 cdef inline int score_to_tt(int score, int ply) noexcept nogil:
-    if score >= MATE_BOUND:
+    if score >= TABLE_BOUND:
         return score + ply
-    if score <= -MATE_BOUND:
+    if score <= -TABLE_BOUND:
         return score - ply
     return score
 
 
 cdef inline int score_from_tt(int score, int ply) noexcept nogil:
-    if score >= MATE_BOUND:
+    if score >= TABLE_BOUND:
         return score - ply
-    if score <= -MATE_BOUND:
+    if score <= -TABLE_BOUND:
         return score + ply
     return score
 
@@ -252,6 +254,8 @@ cdef inline int probe_score(Search* S, int ply) noexcept nogil:
     if r == RULE_NONE:
         return INF
     S.tb_hits += 1
+    if plies < 0 and r != RULE_DRAW:           # won or lost, the distance not known
+        return TABLE_WIN - ply if r == RULE_WIN else -TABLE_WIN + ply
     if r == RULE_WIN:
         return MATE - ply - plies
     if r == RULE_LOSS:
@@ -716,6 +720,10 @@ cdef void helper_search(Search* H, int id, int max_depth) noexcept nogil:
 
 
 # -- Python face ------------------------------------------------------------------------------
+
+TABLE_WIN_BOUND = TABLE_BOUND    # a score above this (and below a mate) is a win the tables
+                                 # proved without giving its distance
+
 
 def _mate_distance(int score):
     """Moves (not plies) to the end for a won (> 0) or lost (< 0) score, else None."""

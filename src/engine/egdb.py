@@ -6,7 +6,10 @@
     python -m engine solve --variant checkers --fen "W:WK1,K2:BK32"
 
 A table directory holds one ``.npy`` file per material slice (one byte per position, see
-_egdb.pyx) and ``manifest.json`` with each file's SHA-256, size and statistics. A build writes
+_egdb.pyx) and ``manifest.json`` with each file's SHA-256, size and statistics.
+``egdb compress`` turns raw slices into two compressed files each (``NAME.wdl``: win/draw/loss
+in two bits an entry; ``NAME.dist``: the distances of won positions), cut into blocks that
+inflate on their own (zlib), so that a probe reads one block; see docs/egdb.md. A build writes
 each slice atomically and records it in the manifest at once, so an interrupted build resumes
 where it stopped. Loading verifies every checksum and memory-maps the files. A checksum says
 only that a file is the one the manifest lists; ``verify`` checks what the values say: every
@@ -16,10 +19,13 @@ altered together with its manifest entry is caught too.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import hashlib
 import json
 import os
 import time
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +40,11 @@ from .geometry import algebraic
 
 FORMAT = 1
 MANIFEST = "manifest.json"
+# Compressed slice files: a header, the byte offsets of the blocks (nblocks + 1), the blocks.
+PACKED_MAGIC = b"DIMTBZ01"
+PACKED_HEADER = np.dtype([("magic", "S8"), ("bits", "<u4"), ("per_block", "<u4"),
+                          ("entries", "<u8"), ("nblocks", "<u8")])
+PER_BLOCK = 1 << 16             # entries a block: 16 KB of win/draw/loss, 64 KB of distances
 DEFAULT_DIR = "egdb"
 # RULE codes of the native probe (see _game.pxd).
 _RULE_NONE, _RULE_DRAW, _RULE_LOSS, _RULE_WIN = 0, 1, 2, 3
@@ -149,28 +160,42 @@ def _check_entry(path: Path, name, entry) -> None:
         raise TableError(f"{path}: {name!r} is not a slice name") from None
     if not isinstance(entry, dict):
         raise TableError(f"{path}: slice {name}: not an object")
-    file, size, digest = entry.get("file"), entry.get("bytes"), entry.get("sha256")
-    if not isinstance(file, str) or Path(file).name != file or not file.endswith(".npy"):
-        raise TableError(f"{path}: slice {name}: file {file!r} is not a .npy file beside the manifest")
-    if not isinstance(size, int) or isinstance(size, bool) or size < 0:
-        raise TableError(f"{path}: slice {name}: bytes {size!r} is not a size")
-    if not isinstance(digest, str) or len(digest) != 64:
-        raise TableError(f"{path}: slice {name}: sha256 {digest!r} is not a checksum")
+    kind = entry.get("kind", "raw")
+    if kind not in ("raw", "compressed"):
+        raise TableError(f"{path}: slice {name}: kind {kind!r} is neither 'raw' nor 'compressed'")
+    for prefix, suffix in ([("", ".npy")] if kind == "raw" else [("", ".wdl"), ("dist_", ".dist")]):
+        file, size = entry.get(prefix + "file"), entry.get(prefix + "bytes")
+        digest = entry.get(prefix + "sha256")
+        if not isinstance(file, str) or Path(file).name != file or not file.endswith(suffix):
+            raise TableError(f"{path}: slice {name}: file {file!r} is not a {suffix} file beside "
+                             f"the manifest")
+        if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+            raise TableError(f"{path}: slice {name}: bytes {size!r} is not a size")
+        if not isinstance(digest, str) or len(digest) != 64:
+            raise TableError(f"{path}: slice {name}: sha256 {digest!r} is not a checksum")
     if list(entry.get("signature", signature)) != list(signature):
         raise TableError(f"{path}: slice {name}: signature {entry.get('signature')!r} does not "
                          f"match its name")
 
 
-def _load_slice(folder: Path, name: str, entry: dict, native: TableSet) -> None:
-    path = folder / entry["file"]
+def _checked_file(folder: Path, file: str, size: int, digest: str) -> Path:
+    path = folder / file
     if not path.exists():
         raise TableError(f"{path}: missing (the manifest lists it)")
-    if path.stat().st_size != entry["bytes"]:
+    if path.stat().st_size != size:
         raise TableError(f"{path}: {path.stat().st_size} bytes, the manifest says "
-                         f"{entry['bytes']} (truncated or replaced)")
-    if _sha256(path) != entry["sha256"]:
+                         f"{size} (truncated or replaced)")
+    if _sha256(path) != digest:
         raise TableError(f"{path}: checksum mismatch (the file is corrupt; delete it and "
                          f"build again)")
+    return path
+
+
+def _load_slice(folder: Path, name: str, entry: dict, native: TableSet) -> None:
+    if entry.get("kind", "raw") == "compressed":
+        _load_compressed(folder, name, entry, native)
+        return
+    path = _checked_file(folder, entry["file"], entry["bytes"], entry["sha256"])
     try:
         values = np.load(path, mmap_mode="r")
     except Exception as exc:          # numpy raises many kinds for a malformed header
@@ -181,6 +206,85 @@ def _load_slice(folder: Path, name: str, entry: dict, native: TableSet) -> None:
         native.attach(_parse_name(name), values)
     except ValueError as exc:
         raise TableError(f"{path}: {exc}") from None
+
+
+_INFLATE_ADDRESS: list[int] = []
+
+
+def _inflate_address() -> int:
+    """The address of zlib's uncompress() (the library Python's zlib module uses), for the
+    native probe: found at run time, so building the package needs no zlib header."""
+    if not _INFLATE_ADDRESS:
+        names = [ctypes.util.find_library("z"), "libz.so.1", "libz.dylib", "zlib1.dll"]
+        for lib in filter(None, names):
+            try:
+                handle = ctypes.CDLL(lib)
+                _INFLATE_ADDRESS.append(ctypes.cast(handle.uncompress, ctypes.c_void_p).value)
+                break
+            except (OSError, AttributeError):
+                continue
+        else:
+            raise TableError("compressed tables need the zlib library (libz), which was not found")
+    return _INFLATE_ADDRESS[0]
+
+
+def _read_packed(path: Path, bits: int, entries: int) -> tuple:
+    """(offsets, data, per_block) of a compressed slice file, memory-mapped."""
+    raw = np.memmap(path, dtype=np.uint8, mode="r")
+    if raw.shape[0] < PACKED_HEADER.itemsize:
+        raise TableError(f"{path}: too short for a compressed table file")
+    head = raw[:PACKED_HEADER.itemsize].view(PACKED_HEADER)[0]
+    if head["magic"] != PACKED_MAGIC or int(head["bits"]) != bits:
+        raise TableError(f"{path}: not a compressed table file of {bits}-bit entries")
+    if int(head["entries"]) != entries:
+        raise TableError(f"{path}: {int(head['entries'])} entries, the slice has {entries}")
+    per_block, nblocks = int(head["per_block"]), int(head["nblocks"])
+    start = PACKED_HEADER.itemsize
+    end = start + 8 * (nblocks + 1)
+    if nblocks < 1 or raw.shape[0] < end:
+        raise TableError(f"{path}: truncated block index")
+    return raw[start:end].view(np.uint64), raw[end:], per_block
+
+
+def _load_compressed(folder: Path, name: str, entry: dict, native: TableSet) -> None:
+    signature = _parse_name(name)
+    if not isinstance(native, TableSet):
+        raise TableError(f"{folder}: compressed slices exist for the draughts games only")
+    entries = native.size(signature)
+    wdl_path = _checked_file(folder, entry["file"], entry["bytes"], entry["sha256"])
+    dist_path = _checked_file(folder, entry["dist_file"], entry["dist_bytes"], entry["dist_sha256"])
+    try:
+        native.set_inflater(_inflate_address())
+        native.attach_packed(signature, _read_packed(wdl_path, 2, entries),
+                             _read_packed(dist_path, 8, entries))
+    except ValueError as exc:
+        raise TableError(f"{folder / entry['file']}: {exc}") from None
+
+
+def _write_packed(path: Path, values: np.ndarray, bits: int, pool) -> None:
+    """Write one compressed stream (values: a byte per entry) atomically."""
+    entries = values.shape[0]
+    if bits == 2:
+        padded = np.zeros(-(-entries // 4) * 4, dtype=np.uint8)
+        padded[:entries] = values
+        quads = padded.reshape(-1, 4)
+        packed = quads[:, 0] | quads[:, 1] << 2 | quads[:, 2] << 4 | quads[:, 3] << 6
+    else:
+        packed = values
+    step = PER_BLOCK * bits // 8
+    blocks = list(pool.map(lambda i: zlib.compress(packed[i:i + step].tobytes(), 9),
+                           range(0, packed.shape[0], step)))
+    offsets = np.zeros(len(blocks) + 1, dtype=np.uint64)
+    offsets[1:] = np.cumsum([len(b) for b in blocks])
+    head = np.zeros(1, dtype=PACKED_HEADER)
+    head[0] = (PACKED_MAGIC, bits, PER_BLOCK, entries, len(blocks))
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as fh:
+        fh.write(head.tobytes())
+        fh.write(offsets.tobytes())
+        for block in blocks:
+            fh.write(block)
+    os.replace(tmp, path)
 
 
 @dataclass
@@ -322,6 +426,82 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
     return Tables(directory, variant)
 
 
+def compress(variant: str, directory: str | os.PathLike = DEFAULT_DIR, report=print,
+             check: bool = True, threads: int | None = None) -> Tables:
+    """Turn every raw slice of ``directory/variant`` into its compressed pair (``.wdl`` and
+    ``.dist``), fewest pieces first, replacing the raw file once the manifest lists the new
+    ones. With ``check`` every entry of the compressed slice, as probed, is compared with the
+    raw one first (a mismatch keeps the raw file and raises). Returns the loaded Tables."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    _check_variant(variant)
+    if games.game(variant).family == "stacks":
+        raise TableError("compressed tables exist for the draughts games, not for Dipole")
+    tables = Tables(directory, variant)
+    folder, manifest, native = tables.folder, tables.manifest, tables.native
+    names = sorted(manifest["slices"], key=lambda n: (sum(_parse_name(n)),
+                                                      _parse_name(n)[0] + _parse_name(n)[2], n))
+    raw_total = packed_total = 0
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=threads or os.cpu_count() or 1) as pool:
+        for number, name in enumerate(names, 1):
+            entry = manifest["slices"][name]
+            head = f"[{number:>3}/{len(names)}] {name:<10}"
+            if entry.get("kind", "raw") == "compressed":
+                packed_total += entry["bytes"] + entry["dist_bytes"]
+                if report:
+                    report(f"{head} already compressed")
+                continue
+            t0 = time.perf_counter()
+            signature = _parse_name(name)
+            raw_path = folder / entry["file"]
+            raw = np.load(raw_path, mmap_mode="r")
+            wdl, dist = native.streams(signature)
+            wdl_path, dist_path = folder / f"{name}.wdl", folder / f"{name}.dist"
+            _write_packed(wdl_path, wdl, 2, pool)
+            _write_packed(dist_path, dist, 8, pool)
+            del wdl, dist
+            packed = dict(entry, kind="compressed", file=wdl_path.name,
+                          bytes=wdl_path.stat().st_size, sha256=_sha256(wdl_path),
+                          dist_file=dist_path.name, dist_bytes=dist_path.stat().st_size,
+                          dist_sha256=_sha256(dist_path))
+            _load_compressed(folder, name, packed, native)
+            if check:
+                size = native.size(signature)
+
+                def first_difference(start, sig=signature, raw=raw, size=size):
+                    stop = min(start + VERIFY_CHUNK, size)
+                    got = native.expand(sig, start, stop)
+                    wrong = np.flatnonzero(got != raw[start:stop])
+                    return start + int(wrong[0]) if wrong.size else None
+
+                found = [i for i in pool.map(first_difference, range(0, size, VERIFY_CHUNK))
+                         if i is not None]
+                if found:
+                    native.attach(signature, raw)
+                    wdl_path.unlink()
+                    dist_path.unlink()
+                    raise TableError(f"{folder}: slice {name}: the compressed values differ "
+                                     f"from the raw ones at entry {found[0]} (kept raw)")
+            manifest["slices"][name] = packed
+            _write_json(folder / MANIFEST, manifest)
+            del raw
+            raw_path.unlink()
+            raw_total += entry["bytes"]
+            packed_total += packed["bytes"] + packed["dist_bytes"]
+            if report:
+                report(f"{head} {entry['bytes']:>13,} bytes -> {packed['bytes']:>11,} + "
+                       f"{packed['dist_bytes']:>11,} "
+                       f"({100 * (packed['bytes'] + packed['dist_bytes']) / entry['bytes']:5.2f}%)"
+                       f"  {time.perf_counter() - t0:6.2f} s")
+    if report:
+        report(f"done: {len(names)} slices, {packed_total:,} bytes compressed"
+               + (f" ({100 * packed_total / raw_total:.2f}% of the {raw_total:,} raw bytes "
+                  f"compressed now)" if raw_total else "")
+               + f", {time.perf_counter() - started:.1f} s")
+    return tables
+
+
 # -- solving ----------------------------------------------------------------------------------
 
 @dataclass
@@ -348,6 +528,8 @@ class Solution:
             head = "unknown (not in the tables; the search proved nothing within its time)"
         elif self.result == "draw":
             head = f"draw ({self.source})"
+        elif self.plies is None:
+            head = f"{self.result} ({self.source}; the distance is not known)"
         else:
             exact = "" if self.source == "tables" else "at most "
             head = (f"{self.result} in {exact}{self.plies} plies ({self.moves} moves, "
@@ -396,7 +578,7 @@ def solve(board, tables: Tables | None = None, movetime: float = 5.0, engine=Non
     (with the best line to the end), else from a search with the tables at its leaves that
     answers 'win'/'loss' when it finds a forced result within ``movetime`` seconds and
     'unknown' otherwise (a search cannot prove a draw)."""
-    from ._search import Engine
+    from ._search import TABLE_WIN_BOUND, Engine
 
     outcome = board.outcome()
     if outcome is not None:
@@ -417,6 +599,19 @@ def solve(board, tables: Tables | None = None, movetime: float = 5.0, engine=Non
     finally:
         if tables is not None and engine is None:
             searcher.tablebases = None
+    if result.mate is None and abs(result.score) > TABLE_WIN_BOUND and tables is not None:
+        # Won or lost where compressed tables took over: the distance is the line's length
+        # plus the tables' distance from its end.
+        end = board.copy()
+        for move in result.pv:
+            end.push(move)
+        found = tables.probe(end) if end.outcome() is None else None
+        if found is not None and found.result != "draw":
+            line = list(result.pv) + _table_line(end, tables, found)
+            return Solution("win" if result.score > 0 else "loss", len(result.pv) + found.plies,
+                            result.best_move, line, "search")
+        return Solution("win" if result.score > 0 else "loss", None, result.best_move,
+                        result.pv, "search")
     if result.mate is None:
         return Solution("unknown", None, result.best_move, result.pv, "search")
     plies = 2 * abs(result.mate) - 1 if result.mate > 0 else 2 * abs(result.mate)
@@ -443,10 +638,11 @@ class VerifyReport:
     checked: int = 0
     wrong: int = 0
     examples: list = field(default_factory=list)     # (slice name, index, position text)
+    bad_blocks: list = field(default_factory=list)   # (slice name, 'wdl' or 'dist', block)
 
     @property
     def ok(self) -> bool:
-        return self.wrong == 0
+        return self.wrong == 0 and not self.bad_blocks
 
 
 def position_text(tables: Tables, signature: tuple, index: int) -> str:
@@ -504,9 +700,15 @@ def verify(tables: Tables, slices: list | None = None, threads: int | None = Non
 
     native = tables.native
     chosen = [_parse_name(n) for n in (slices or tables.manifest["slices"])]
+    report = VerifyReport()
+    for sig in chosen:
+        if tables.manifest["slices"].get(slice_name(sig), {}).get("kind") == "compressed":
+            report.bad_blocks += [(slice_name(sig), stream, block)
+                                  for stream, block in native.bad_blocks(sig)]
+    if report.bad_blocks:
+        return report       # values are checked once every block reads (they lean on each other)
     units = [(sig, start, min(start + VERIFY_CHUNK, native.size(sig)))
              for sig in chosen for start in range(0, native.size(sig), VERIFY_CHUNK)]
-    report = VerifyReport()
 
     def check(unit):
         sig, start, stop = unit
@@ -533,11 +735,15 @@ def info(directory: str | os.PathLike, variant: str) -> list[str]:
     folder = Path(directory) / variant
     manifest = _read_manifest(folder, variant)
     lines = [f"{'slice':<10} {'positions':>13} {'wins':>12} {'draws':>12} {'losses':>12} "
-             f"{'longest':>7} {'bytes':>13}"]
-    total = 0
+             f"{'longest':>7} {'bytes':>13} {'stored':>10}"]
+    total = compressed = 0
     for name, e in sorted(manifest["slices"].items(), key=lambda kv: (sum(kv[1]["signature"]), kv[0])):
+        stored = e["bytes"] + e.get("dist_bytes", 0)
+        kind = e.get("kind", "raw")
         lines.append(f"{name:<10} {e['entries']:>13,} {e['wins']:>12,} {e['draws']:>12,} "
-                     f"{e['losses']:>12,} {e['longest_plies']:>7} {e['bytes']:>13,}")
-        total += e["bytes"]
-    lines.append(f"{len(manifest['slices'])} slices, {total:,} bytes in {folder}")
+                     f"{e['losses']:>12,} {e['longest_plies']:>7} {stored:>13,} {kind:>10}")
+        total += stored
+        compressed += kind == "compressed"
+    kinds = f" ({compressed} compressed)" if compressed else ""
+    lines.append(f"{len(manifest['slices'])} slices{kinds}, {total:,} bytes in {folder}")
     return lines

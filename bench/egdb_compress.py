@@ -1,0 +1,102 @@
+"""Compressed endgame tables against raw ones, in one run: bytes on disk, and the search's
+nodes per second when it probes each kind.
+
+    python bench/egdb_compress.py --variant international --raw DIR [--packed DIR2]
+                                  [--positions 40] [--movetime 0.5] [--seed 1]
+
+DIR holds raw tables (``egdb build``); DIR2 (default: a copy of DIR made and compressed here)
+holds the same slices compressed. The search runs from random positions with one or two pieces
+more than the tables hold (so that nearly every capture lands in them), alternating raw and
+compressed position by position, the same time each; the figure is the ratio of the total nodes
+per second, compressed to raw, with the table hits per second of each."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+import engine
+from engine import egdb
+
+
+def stored_bytes(tables) -> int:
+    return sum(e["bytes"] + e.get("dist_bytes", 0) for e in tables.manifest["slices"].values())
+
+
+def positions(variant: str, pieces: int, count: int, seed: int) -> list:
+    """Random positions of pieces+1 or pieces+2 men and kings, game not over, no capture."""
+    rng = np.random.default_rng(seed)
+    squares = [str(s) for s in engine.Board(variant).spec.square_names]
+    out = []
+    while len(out) < count:
+        n = pieces + int(rng.integers(1, 3))
+        chosen = rng.choice(len(squares), size=n, replace=False)
+        split = int(rng.integers(1, n))
+        kings = rng.random(n) < 0.3
+        names = [("K" if kings[i] else "") + squares[c] for i, c in enumerate(chosen)]
+        fen = f"W:W{','.join(names[:split])}:B{','.join(names[split:])}"
+        try:
+            board = engine.Board(variant, fen)
+        except ValueError:
+            continue
+        if board.outcome() is None and not any(m.is_capture for m in board.legal_moves()):
+            out.append(board)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--variant", default="international", choices=egdb.table_variants())
+    parser.add_argument("--raw", required=True, help="a directory of raw tables")
+    parser.add_argument("--packed", default=None,
+                        help="the same tables compressed (default: compress a copy here)")
+    parser.add_argument("--positions", type=int, default=40)
+    parser.add_argument("--movetime", type=float, default=0.5, help="seconds per search")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    raw = egdb.Tables(args.raw, args.variant)
+    if args.packed is None:
+        args.packed = tempfile.mkdtemp(prefix="egdb-packed-")
+        shutil.copytree(Path(args.raw) / args.variant, Path(args.packed) / args.variant)
+        start = time.perf_counter()
+        egdb.compress(args.variant, args.packed, report=None, check=False)
+        print(f"compressed a copy in {time.perf_counter() - start:.1f} s ({args.packed})")
+    packed = egdb.Tables(args.packed, args.variant)
+    raw_bytes, packed_bytes = stored_bytes(raw), stored_bytes(packed)
+    wdl = sum(e["bytes"] for e in packed.manifest["slices"].values())
+    print(f"{args.variant} up to {raw.pieces} pieces: raw {raw_bytes:,} bytes; compressed "
+          f"{packed_bytes:,} ({100 * packed_bytes / raw_bytes:.2f}%): win/draw/loss {wdl:,} "
+          f"({100 * wdl / raw_bytes:.2f}%), distances {packed_bytes - wdl:,} "
+          f"({100 * (packed_bytes - wdl) / raw_bytes:.2f}%)")
+
+    boards = positions(args.variant, raw.pieces, args.positions, args.seed)
+    totals = {"raw": [0, 0, 0.0], "compressed": [0, 0, 0.0]}
+    searcher = engine.Engine(hash_mb=64)
+    for board in boards:
+        for name, tables in (("raw", raw), ("compressed", packed)):
+            searcher.tablebases = tables
+            searcher.new_game()
+            start = time.perf_counter()
+            result = searcher.search(board, movetime=args.movetime)
+            elapsed = time.perf_counter() - start
+            totals[name][0] += result.nodes
+            totals[name][1] += result.tbhits
+            totals[name][2] += elapsed
+    for name, (nodes, hits, seconds) in totals.items():
+        print(f"{name:>10}: {nodes:>12,} nodes {nodes / seconds / 1e6:6.3f} M nodes/s, "
+              f"{hits:>11,} table hits {hits / seconds / 1e6:6.3f} M/s")
+    ratio = (totals["compressed"][0] / totals["compressed"][2]) / \
+        (totals["raw"][0] / totals["raw"][2])
+    print(f"nodes per second, compressed / raw: {ratio:.3f} over {len(boards)} positions of "
+          f"{raw.pieces + 1}-{raw.pieces + 2} pieces, {args.movetime} s each")
+
+
+if __name__ == "__main__":
+    main()

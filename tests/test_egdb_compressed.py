@@ -1,0 +1,226 @@
+"""Compressed endgame tables: every entry equals the raw table's, probing and the search with
+them, corrupt blocks and files, building more pieces on top of them, the command line."""
+
+import json
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import engine
+from engine import egdb
+from engine._search import TABLE_WIN_BOUND
+
+SMALL = {"checkers": 4, "international": 3, "turkish": 3}   # Turkish: its lone-piece rule
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory):
+    """Raw tables and their compressed copy, for each game of SMALL."""
+    raw = tmp_path_factory.mktemp("raw")
+    packed = tmp_path_factory.mktemp("packed")
+    for variant, pieces in SMALL.items():
+        egdb.build(variant, pieces, raw, report=None)
+        shutil.copytree(raw / variant, packed / variant)
+        lines = []
+        egdb.compress(variant, packed, report=lines.append)
+        assert lines[-1].startswith(f"done: {len(egdb.signatures(variant, pieces))} slices")
+    return raw, packed
+
+
+@pytest.mark.parametrize("variant", sorted(SMALL))
+def test_every_entry_equals_the_raw_one(pair, variant):
+    raw, packed = pair
+    tables = egdb.Tables(packed, variant)
+    folder = raw / variant
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert set(manifest["slices"]) == set(tables.manifest["slices"])
+    for name, entry in manifest["slices"].items():
+        values = np.load(folder / entry["file"])
+        got = tables.native.expand(egdb._parse_name(name))
+        assert np.array_equal(got, values), name
+        assert tables.manifest["slices"][name]["kind"] == "compressed"
+        assert not (packed / variant / entry["file"]).exists()      # the raw file is gone
+    assert tables.native.corrupt_blocks == 0
+
+
+def test_compressed_files_are_much_smaller(pair):
+    raw, packed = pair
+    raw_bytes = sum(p.stat().st_size for p in (raw / "checkers").glob("*.npy"))
+    packed_bytes = sum(p.stat().st_size for p in (packed / "checkers").glob("*.wdl")) + \
+        sum(p.stat().st_size for p in (packed / "checkers").glob("*.dist"))
+    assert packed_bytes < 0.15 * raw_bytes
+    lines = egdb.info(packed, "checkers")
+    assert lines[-1].startswith(f"{len(egdb.signatures('checkers', 4))} slices "
+                                f"({len(egdb.signatures('checkers', 4))} compressed), "
+                                f"{packed_bytes:,} bytes")
+
+
+def random_positions(tables, count, seed):
+    """Random entries of random slices of the tables, as boards (game not over)."""
+    rng = np.random.default_rng(seed)
+    names = sorted(tables.manifest["slices"])
+    out = []
+    while len(out) < count:
+        signature = egdb._parse_name(names[int(rng.integers(len(names)))])
+        index = int(rng.integers(tables.native.size(signature)))
+        if tables.native.position(signature, index) is None:
+            continue
+        board = engine.Board(tables.variant, egdb.position_text(tables, signature, index))
+        if board.outcome() is None:
+            out.append(board)
+    return out
+
+
+@pytest.mark.parametrize("variant", sorted(SMALL))
+def test_probes_agree_with_the_raw_tables(pair, variant):
+    raw, packed = pair
+    raw_tables, packed_tables = egdb.Tables(raw, variant), egdb.Tables(packed, variant)
+    boards = random_positions(raw_tables, 400, seed=len(variant))
+    captures = 0
+    for board in boards:
+        assert packed_tables.probe(board) == raw_tables.probe(board), board.fen()
+        captures += any(move.is_capture for move in board.legal_moves())
+    assert captures > 10          # positions whose value is worked out, not stored
+
+
+def test_search_with_compressed_tables_knows_wins_without_distances(pair):
+    raw, packed = pair
+    board = engine.Board("checkers", "W:WK1,K2:BK32")
+    searcher = engine.Engine(hash_mb=8)
+    searcher.tablebases = egdb.Tables(packed, "checkers")
+    result = searcher.search(board, depth=2)
+    assert result.mate is None and result.score > TABLE_WIN_BOUND and result.tbhits > 0
+    searcher.tablebases = egdb.Tables(raw, "checkers")
+    searcher.new_game()
+    assert searcher.search(board, depth=2).mate == 17
+    # The loser's view, and a draw.
+    searcher.tablebases = egdb.Tables(packed, "checkers")
+    searcher.new_game()
+    assert searcher.search(engine.Board("checkers", "B:WK1,K2:BK32"), depth=2).score \
+        < -TABLE_WIN_BOUND
+    searcher.new_game()
+    assert searcher.search(engine.Board("checkers", "W:WK1:BK32"), depth=4).score == 0
+
+
+def test_solve_with_compressed_tables(pair):
+    raw, packed = pair
+    tables = egdb.Tables(packed, "checkers")
+    inside = engine.solve(engine.Board("checkers", "W:WK1,K2:BK32"), tables)
+    assert (inside.result, inside.plies, inside.source) == ("win", 33, "tables")
+    # Five pieces: the search reaches the tables, which answer win without a distance; the
+    # distance is the line's length plus the tables' distance from its end.
+    board = engine.Board("checkers", "W:WK1,K2,K3:BK6,K31")
+    beyond = engine.solve(board, tables, movetime=2)
+    exact = engine.solve(board, egdb.Tables(raw, "checkers"), movetime=2)
+    assert beyond.result == exact.result == "win"
+    assert beyond.plies is not None and beyond.plies >= exact.plies
+    replay = board.copy()
+    for move in beyond.line:
+        replay.push(move)
+    assert replay.outcome() is not None and replay.outcome().winner == engine.WHITE
+
+
+def first_block_position(tables, name):
+    signature = egdb._parse_name(name)
+    for index in range(tables.native.size(signature)):
+        found = tables.native.position(signature, index)
+        if found is not None:
+            board = engine.Board(tables.variant, egdb.position_text(tables, signature, index))
+            if not any(move.is_capture for move in board.legal_moves()):
+                return board
+    raise AssertionError("no quiet position")
+
+
+def test_a_corrupt_block_is_caught(pair, tmp_path):
+    raw, packed = pair
+    shutil.copytree(packed / "checkers", tmp_path / "checkers")
+    folder = tmp_path / "checkers"
+    name = "0m2k-0m1k"
+    path = folder / f"{name}.wdl"
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x55
+    path.write_bytes(bytes(data))
+    with pytest.raises(egdb.TableError, match="checksum mismatch"):
+        egdb.Tables(tmp_path, "checkers")
+    # With the manifest rewritten to match, zlib's own check of the block still catches it.
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["slices"][name]["sha256"] = egdb._sha256(path)
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    tables = egdb.Tables(tmp_path, "checkers")
+    report = egdb.verify(tables, [name], progress=False)
+    assert not report.ok and report.bad_blocks == [(name, "wdl", 0)]
+    board = first_block_position(tables, name)
+    assert tables.probe(board) is None                  # unknown, never a wrong answer
+    assert tables.native.corrupt_blocks > 0
+    assert egdb.Tables(packed, "checkers").probe(board) is not None
+
+
+def test_malformed_compressed_files_are_refused(pair, tmp_path):
+    raw, packed = pair
+    shutil.copytree(packed / "checkers", tmp_path / "checkers")
+    folder = tmp_path / "checkers"
+    manifest = json.loads((folder / "manifest.json").read_text())
+    name = "1m0k-1m0k"
+    path = folder / f"{name}.dist"
+
+    def rewrite(data):
+        path.write_bytes(data)
+        manifest["slices"][name].update(dist_bytes=len(data), dist_sha256=egdb._sha256(path))
+        (folder / "manifest.json").write_text(json.dumps(manifest))
+
+    good = path.read_bytes()
+    rewrite(b"DIMTBZ01" + good[8:40])
+    with pytest.raises(egdb.TableError, match="truncated block index"):
+        egdb.Tables(tmp_path, "checkers")
+    rewrite(b"NOTATBLE" + good[8:])
+    with pytest.raises(egdb.TableError, match="not a compressed table file"):
+        egdb.Tables(tmp_path, "checkers")
+    rewrite(good[:-5])
+    with pytest.raises(egdb.TableError, match="past the data"):
+        egdb.Tables(tmp_path, "checkers")
+    manifest["slices"][name]["dist_file"] = "../elsewhere.dist"
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(egdb.TableError, match="beside the manifest"):
+        egdb.Tables(tmp_path, "checkers")
+
+
+def test_more_pieces_build_on_compressed_slices(pair, tmp_path):
+    raw, packed = pair
+    egdb.build("checkers", 3, tmp_path, report=None)
+    egdb.compress("checkers", tmp_path, report=None)
+    tables = egdb.build("checkers", 4, tmp_path, report=None)
+    manifest = json.loads((raw / "checkers" / "manifest.json").read_text())
+    for name, entry in manifest["slices"].items():
+        if sum(egdb._parse_name(name)) == 4:
+            assert tables.manifest["slices"][name].get("kind", "raw") == "raw"
+            assert np.array_equal(tables.native.expand(egdb._parse_name(name)),
+                                  np.load(raw / "checkers" / entry["file"])), name
+
+
+def test_dipole_tables_stay_raw(tmp_path):
+    egdb.build("dipole", 3, tmp_path, report=None)
+    with pytest.raises(egdb.TableError, match="not for Dipole"):
+        egdb.compress("dipole", tmp_path, report=None)
+
+
+def test_command_line_compress_info_verify(tmp_path):
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "engine", "egdb", *args, "--variant",
+                               "spanish", "--dir", str(tmp_path)],
+                              capture_output=True, text=True, timeout=300)
+
+    assert run("build", "--pieces", "3").returncode == 0
+    done = run("compress")
+    assert done.returncode == 0, done.stderr
+    assert "each slice checked entry by entry" in done.stdout
+    assert done.stdout.strip().splitlines()[-1].startswith(
+        f"done: {len(egdb.signatures('spanish', 3))} slices, ")
+    again = run("compress")
+    assert again.stdout.count("already compressed") == len(egdb.signatures("spanish", 3))
+    info = run("info")
+    assert " compressed\n" in info.stdout
+    verified = run("verify")
+    assert verified.returncode == 0 and verified.stdout.startswith("verified: all ")
