@@ -25,7 +25,7 @@ def pair(tmp_path_factory):
         egdb.build(variant, pieces, raw, report=None)
         shutil.copytree(raw / variant, packed / variant)
         lines = []
-        egdb.compress(variant, packed, report=lines.append)
+        egdb.compress(variant, packed, report=lines.append, check="full")
         assert lines[-1].startswith(f"done: {len(egdb.signatures(variant, pieces))} slices")
     return raw, packed
 
@@ -215,7 +215,7 @@ def test_command_line_compress_info_verify(tmp_path):
     assert run("build", "--pieces", "3").returncode == 0
     done = run("compress")
     assert done.returncode == 0, done.stderr
-    assert "each slice checked entry by entry" in done.stdout
+    assert "32 runs of 4096 entries of each slice checked against the raw ones" in done.stdout
     assert done.stdout.strip().splitlines()[-1].startswith(
         f"done: {len(egdb.signatures('spanish', 3))} slices, ")
     again = run("compress")
@@ -224,3 +224,24 @@ def test_command_line_compress_info_verify(tmp_path):
     assert " compressed\n" in info.stdout
     verified = run("verify")
     assert verified.returncode == 0 and verified.stdout.startswith("verified: all ")
+
+
+def test_compress_refuses_what_does_not_read_back(tmp_path, monkeypatch):
+    egdb.build("checkers", 3, tmp_path, report=None)
+    write = egdb._write_packed
+
+    def altered(path, values, bits, pool):
+        write(path, values ^ 1 if bits == 2 else values, bits, pool)   # draws become wins ...
+
+    monkeypatch.setattr(egdb, "_write_packed", altered)
+    with pytest.raises(egdb.TableError, match="does not read back as written"):
+        egdb.compress("checkers", tmp_path, report=None)
+    # Written as read back, but not what the raw slice says: the comparison of the probed
+    # values catches it, and the raw file stays.
+    monkeypatch.setattr(egdb, "_check_packed", lambda path, values, bits: None)
+    with pytest.raises(egdb.TableError, match="differ from the raw ones at entry"):
+        egdb.compress("checkers", tmp_path, report=None)
+    tables = egdb.Tables(tmp_path, "checkers")
+    assert all(e.get("kind", "raw") == "raw" for e in tables.manifest["slices"].values())
+    assert not list((tmp_path / "checkers").glob("*.wdl"))
+    assert not list((tmp_path / "checkers").glob("*.dist"))

@@ -173,11 +173,13 @@ def cmd_egdb(args) -> int:
         print(f"done: {len(tables.manifest['slices'])} slices, {size:,} bytes, "
               f"{time.perf_counter() - start:.1f} s")
     elif args.action == "compress":
-        print(f"compressing the {args.variant} tables in {args.dir}/{args.variant}"
-              + ("" if args.no_check else " (each slice checked entry by entry against the raw one)"),
+        check = {"sample": f"{egdb.CHECK_RUNS} runs of {egdb.CHECK_RUN} entries of each slice "
+                 f"checked against the raw ones", "full": "every entry checked against the raw "
+                 "one", "none": "no entry checked"}[args.check]
+        print(f"compressing the {args.variant} tables in {args.dir}/{args.variant} ({check})",
               flush=True)
         egdb.compress(args.variant, args.dir, report=lambda line: print(line, flush=True),
-                      check=not args.no_check, threads=args.threads)
+                      check=args.check, threads=args.threads)
     elif args.action == "verify":
         tables = egdb.Tables(args.dir, args.variant)
         return _report_verify(egdb.verify(tables, args.slices, threads=args.threads), tables)
@@ -473,8 +475,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="slices built, or pieces of work verified, at once (default: every processor)")
     p.add_argument("--slices", nargs="+", metavar="NAME",
                    help="verify only these slices (names as 'egdb info' lists them)")
-    p.add_argument("--no-check", action="store_true",
-                   help="compress without comparing every compressed entry with the raw one")
+    p.add_argument("--check", choices=["sample", "full", "none"], default="sample",
+                   help="compress: compare the compressed entries, as probed, with the raw "
+                   "ones: runs of entries at random places of each slice (default), all of "
+                   "them (slow: several positions are probed for each capture or loss), or none")
     p.set_defaults(func=cmd_egdb)
 
     p = sub.add_parser("solve", help="exact value of a position",

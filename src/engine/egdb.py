@@ -287,6 +287,18 @@ def _write_packed(path: Path, values: np.ndarray, bits: int, pool) -> None:
     os.replace(tmp, path)
 
 
+def _check_packed(path: Path, values: np.ndarray, bits: int) -> None:
+    """Read a compressed stream back: every block must inflate to the values written."""
+    offsets, data, per_block = _read_packed(path, bits, values.shape[0])
+    for block in range(offsets.shape[0] - 1):
+        got = np.frombuffer(zlib.decompress(data[offsets[block]:offsets[block + 1]]), np.uint8)
+        want = values[block * per_block:(block + 1) * per_block]
+        if bits == 2:
+            got = np.stack([got >> shift & 3 for shift in (0, 2, 4, 6)], axis=1).ravel()
+        if not np.array_equal(got[:want.shape[0]], want):
+            raise TableError(f"{path}: block {block} does not read back as written")
+
+
 @dataclass
 class Probe:
     """A table's answer for the side to move: 'win', 'draw' or 'loss', and the plies to the end
@@ -426,14 +438,22 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
     return Tables(directory, variant)
 
 
+CHECK_RUN = 4096                # a sampled check compares this many entries in a row ...
+CHECK_RUNS = 32                 # ... at this many places of each slice
+
+
 def compress(variant: str, directory: str | os.PathLike = DEFAULT_DIR, report=print,
-             check: bool = True, threads: int | None = None) -> Tables:
+             check: str = "sample", threads: int | None = None) -> Tables:
     """Turn every raw slice of ``directory/variant`` into its compressed pair (``.wdl`` and
     ``.dist``), fewest pieces first, replacing the raw file once the manifest lists the new
-    ones. With ``check`` every entry of the compressed slice, as probed, is compared with the
-    raw one first (a mismatch keeps the raw file and raises). Returns the loaded Tables."""
+    ones. Before that, every block written is read back, and entries of the compressed slice,
+    as probed, are compared with the raw ones: all of them (``check="full"``), CHECK_RUNS runs
+    of CHECK_RUN entries at random places (``"sample"``, every entry of a small slice), or none
+    (``"none"``). A mismatch keeps the raw file and raises. Returns the loaded Tables."""
     from concurrent.futures import ThreadPoolExecutor
 
+    if check not in ("full", "sample", "none"):
+        raise ValueError(f"check must be 'full', 'sample' or 'none', not {check!r}")
     _check_variant(variant)
     if games.game(variant).family == "stacks":
         raise TableError("compressed tables exist for the draughts games, not for Dipole")
@@ -460,23 +480,33 @@ def compress(variant: str, directory: str | os.PathLike = DEFAULT_DIR, report=pr
             wdl_path, dist_path = folder / f"{name}.wdl", folder / f"{name}.dist"
             _write_packed(wdl_path, wdl, 2, pool)
             _write_packed(dist_path, dist, 8, pool)
-            del wdl, dist
             packed = dict(entry, kind="compressed", file=wdl_path.name,
                           bytes=wdl_path.stat().st_size, sha256=_sha256(wdl_path),
                           dist_file=dist_path.name, dist_bytes=dist_path.stat().st_size,
                           dist_sha256=_sha256(dist_path))
             _load_compressed(folder, name, packed, native)
-            if check:
+            try:
+                for path, values, bits in ((wdl_path, wdl, 2), (dist_path, dist, 8)):
+                    _check_packed(path, values, bits)
+            except TableError:
+                native.attach(signature, raw)
+                wdl_path.unlink(missing_ok=True)
+                dist_path.unlink(missing_ok=True)
+                raise
+            del wdl, dist
+            if check != "none":
                 size = native.size(signature)
+                starts = list(range(0, size, CHECK_RUN))
+                if check == "sample" and len(starts) > CHECK_RUNS:
+                    rng = np.random.default_rng(size)
+                    starts = sorted(rng.choice(starts, size=CHECK_RUNS, replace=False).tolist())
 
                 def first_difference(start, sig=signature, raw=raw, size=size):
-                    stop = min(start + VERIFY_CHUNK, size)
-                    got = native.expand(sig, start, stop)
-                    wrong = np.flatnonzero(got != raw[start:stop])
+                    stop = min(start + CHECK_RUN, size)
+                    wrong = np.flatnonzero(native.expand(sig, start, stop) != raw[start:stop])
                     return start + int(wrong[0]) if wrong.size else None
 
-                found = [i for i in pool.map(first_difference, range(0, size, VERIFY_CHUNK))
-                         if i is not None]
+                found = [i for i in pool.map(first_difference, starts) if i is not None]
                 if found:
                     native.attach(signature, raw)
                     wdl_path.unlink()
