@@ -197,7 +197,8 @@ def main() -> int:
         "from os import PathLike\nfrom typing import Any, Callable\n\n"
         "from ._game import GameBoard\n"
         "from .analysis import PVLine as PVLine, SearchInfo as SearchInfo, "
-        "SearchResult as SearchResult\n\n" + ENGINE)
+        "SearchResult as SearchResult\n\n"
+        "TABLE_WIN_BOUND: int\n\n" + ENGINE)
     (out / "_egdb.pyi").write_text(
         "# Type stubs of a native module: made by tools/make_stubs.py.\n"
         "from typing import Any\n\n"

@@ -5,6 +5,8 @@ from typing import Any, Callable
 from ._game import GameBoard
 from .analysis import PVLine as PVLine, SearchInfo as SearchInfo, SearchResult as SearchResult
 
+TABLE_WIN_BOUND: int
+
 class Engine:
     """The search, with its transposition table (see engine._search)."""
     hash_mb: int

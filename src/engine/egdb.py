@@ -218,11 +218,12 @@ def _inflate_address() -> int:
         names = [ctypes.util.find_library("z"), "libz.so.1", "libz.dylib", "zlib1.dll"]
         for lib in filter(None, names):
             try:
-                handle = ctypes.CDLL(lib)
-                _INFLATE_ADDRESS.append(ctypes.cast(handle.uncompress, ctypes.c_void_p).value)
-                break
+                address = ctypes.cast(ctypes.CDLL(lib).uncompress, ctypes.c_void_p).value
             except (OSError, AttributeError):
                 continue
+            if address:
+                _INFLATE_ADDRESS.append(address)
+                break
         else:
             raise TableError("compressed tables need the zlib library (libz), which was not found")
     return _INFLATE_ADDRESS[0]
