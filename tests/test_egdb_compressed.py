@@ -51,7 +51,7 @@ def test_compressed_files_are_much_smaller(pair):
     raw_bytes = sum(p.stat().st_size for p in (raw / "checkers").glob("*.npy"))
     packed_bytes = sum(p.stat().st_size for p in (packed / "checkers").glob("*.wdl")) + \
         sum(p.stat().st_size for p in (packed / "checkers").glob("*.dist"))
-    assert packed_bytes < 0.15 * raw_bytes
+    assert packed_bytes < 0.2 * raw_bytes          # 2-4 pieces; the bigger slices pack better
     lines = egdb.info(packed, "checkers")
     assert lines[-1].startswith(f"{len(egdb.signatures('checkers', 4))} slices "
                                 f"({len(egdb.signatures('checkers', 4))} compressed), "
@@ -141,7 +141,10 @@ def test_a_corrupt_block_is_caught(pair, tmp_path):
     name = "0m2k-0m1k"
     path = folder / f"{name}.wdl"
     data = bytearray(path.read_bytes())
-    data[len(data) // 2] ^= 0x55
+    entries = egdb.Tables(packed, "checkers").native.size(egdb._parse_name(name))
+    offsets, blocks, _ = egdb._read_packed(path, 2, entries)
+    data[len(data) - len(blocks) + int(offsets[0] + offsets[1]) // 2] ^= 0x55    # in block 0
+    del offsets, blocks
     path.write_bytes(bytes(data))
     with pytest.raises(egdb.TableError, match="checksum mismatch"):
         egdb.Tables(tmp_path, "checkers")

@@ -48,8 +48,10 @@ cdef enum:
     WIN_ANY = 256             # won, lost: a compressed slice's answer when no distance is asked
     LOSS_ANY = 257
     MAX_RESOLVE = 32          # successors followed from a compressed slice's position, deepest
-    WDL_SLOTS = 1024          # cache of inflated blocks: win/draw/loss, distances
-    DIST_SLOTS = 64
+    WDL_SLOTS = 4096          # cache of inflated blocks: win/draw/loss (4 kB at most each),
+    DIST_SLOTS = 64           # distances (64 kB at most each)
+    WDL_BLOCK_BYTES = 1 << 12
+    DIST_BLOCK_BYTES = 1 << 16
 
 ctypedef struct Ctx:
     const Rules* R
@@ -777,30 +779,37 @@ cdef class TableSet(ProbeSource):
         if max(signature) > MAXP:
             raise ValueError(f"slice {signature}: at most {MAXP} pieces of a kind")
         if self.c.wdl_cache == NULL:
-            self.c.wdl_cache = cache_new(WDL_SLOTS, 1 << 14)
-            self.c.dist_cache = cache_new(DIST_SLOTS, 1 << 16)
+            self.c.wdl_cache = cache_new(WDL_SLOTS, WDL_BLOCK_BYTES)
+            self.c.dist_cache = cache_new(DIST_SLOTS, DIST_BLOCK_BYTES)
             if self.c.wdl_cache == NULL or self.c.dist_cache == NULL:
                 raise MemoryError()
         if self.c.inflate == NULL:
             raise ValueError("set_inflater first")
         size = self.size(signature)
-        made = [self._packed_new(signature, wdl, 2, size)]
-        made.append(self._packed_new(signature, dist, 8, size) if dist is not None else None)
+        cdef size_t wdl_packed = self._packed_new(signature, wdl, 2, size), dist_packed = 0
+        if dist is not None:
+            try:
+                dist_packed = self._packed_new(signature, dist, 8, size)
+            except BaseException:
+                free(<Packed*>wdl_packed)
+                raise
         free(self.c.wdl[wm][wk][bm][bk])
         free(self.c.dist[wm][wk][bm][bk])
-        self.c.wdl[wm][wk][bm][bk] = <Packed*><size_t>made[0][0]
-        self.c.dist[wm][wk][bm][bk] = <Packed*><size_t>made[1][0] if made[1] else NULL
+        self.c.wdl[wm][wk][bm][bk] = <Packed*>wdl_packed
+        self.c.dist[wm][wk][bm][bk] = <Packed*>dist_packed
         self._packed[signature] = (wdl, dist)
         self._arrays.pop(signature, None)
         self.c.vals[wm][wk][bm][bk] = NULL
         if wm + wk + bm + bk > self.c.max_pieces:
             self.c.max_pieces = wm + wk + bm + bk
 
-    def _packed_new(self, tuple signature, stream, int bits, u64 entries):
+    def _packed_new(self, tuple signature, stream, int bits, u64 entries) -> int:
+        """A new Packed (its address) over a stream's arrays, after checking them."""
         offsets, data, per_block = stream
         if offsets.dtype != np.uint64 or offsets.ndim != 1 or data.dtype != np.uint8 or data.ndim != 1:
             raise ValueError(f"slice {signature}: offsets must be uint64 and data uint8")
-        if per_block <= 0 or per_block % 4 or per_block * bits // 8 > (1 << (14 if bits == 2 else 16)):
+        if per_block <= 0 or per_block % 4 or \
+                per_block * bits // 8 > (WDL_BLOCK_BYTES if bits == 2 else DIST_BLOCK_BYTES):
             raise ValueError(f"slice {signature}: {per_block} entries a block is not allowed")
         nblocks = (entries + per_block - 1) // per_block
         if offsets.shape[0] != nblocks + 1 or nblocks == 0:
@@ -823,7 +832,7 @@ cdef class TableSet(ProbeSource):
         P.last_bytes = (last * bits + 7) // 8
         self._next_id += 1
         P.id = self._next_id
-        return (<size_t>P,)
+        return <size_t>P
 
     def expand(self, tuple signature, start=0, stop=None):
         """Entries start..stop of an attached slice as raw bytes (what a build stores): from a

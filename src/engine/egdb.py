@@ -44,7 +44,9 @@ MANIFEST = "manifest.json"
 PACKED_MAGIC = b"DIMTBZ01"
 PACKED_HEADER = np.dtype([("magic", "S8"), ("bits", "<u4"), ("per_block", "<u4"),
                           ("entries", "<u8"), ("nblocks", "<u8")])
-PER_BLOCK = 1 << 16             # entries a block: 16 KB of win/draw/loss, 64 KB of distances
+# Entries a block: 2 KB of win/draw/loss (the search inflates these, so they are small) and
+# 64 KB of distances (only Tables.probe, solve and verify read them).
+PER_BLOCK = {2: 1 << 13, 8: 1 << 16}
 DEFAULT_DIR = "egdb"
 # RULE codes of the native probe (see _game.pxd).
 _RULE_NONE, _RULE_DRAW, _RULE_LOSS, _RULE_WIN = 0, 1, 2, 3
@@ -272,13 +274,13 @@ def _write_packed(path: Path, values: np.ndarray, bits: int, pool) -> None:
         packed = quads[:, 0] | quads[:, 1] << 2 | quads[:, 2] << 4 | quads[:, 3] << 6
     else:
         packed = values
-    step = PER_BLOCK * bits // 8
+    step = PER_BLOCK[bits] * bits // 8
     blocks = list(pool.map(lambda i: zlib.compress(packed[i:i + step].tobytes(), 9),
                            range(0, packed.shape[0], step)))
     offsets = np.zeros(len(blocks) + 1, dtype=np.uint64)
     offsets[1:] = np.cumsum([len(b) for b in blocks])
     head = np.zeros(1, dtype=PACKED_HEADER)
-    head[0] = (PACKED_MAGIC, bits, PER_BLOCK, entries, len(blocks))
+    head[0] = (PACKED_MAGIC, bits, PER_BLOCK[bits], entries, len(blocks))
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as fh:
         fh.write(head.tobytes())
