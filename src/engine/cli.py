@@ -458,8 +458,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "(the retrograde rule, position by position, in parallel) and names the "
                        "first wrong positions; it exits with 1 if any is wrong. 'compress' "
                        "replaces each raw slice by a win/draw/loss file and a file of the won "
-                       "positions' distances, in blocks compressed on their own (zlib), about "
-                       "a tenth of the size; the search probes them without loss of speed. "
+                       "positions' distances, in blocks compressed on their own (zlib): under "
+                       "a tenth of the raw bytes for International 2-5 pieces; the search probes "
+                       "win/draw/loss from them. "
                        "Move-count draw rules are not part of the tables (docs/egdb.md).",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
                        epilog="examples:\n  python -m engine egdb build --variant checkers --pieces 5\n"
