@@ -492,38 +492,18 @@ cdef int build_slice(Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val,
 
 # -- verifying --------------------------------------------------------------------------------
 
-cdef int expected_code(const Ctx* c, Pos* p, DMove* moves) noexcept nogil:
+cdef int expected_code(const Ctx* c, Pos* p) noexcept nogil:
     """The value the retrograde rule gives p from its successors' stored values (all slices
     attached): a lone-piece loss or no move = lost now; else the shortest win through a lost
     successor, else a draw if a successor is drawn, else lost one ply after the longest loss.
     -1 when a successor is not held by the tables."""
-    cdef int rule = rule_draw(p, c.R), n, i, code, best_win = 0, worst = 0, any_draw = 0
-    cdef Undo u
+    cdef int rule = rule_draw(p, c.R), code
     if rule == END_LONE_PIECE:
         return 1
     if rule != END_NONE:
         return DRAW
-    n = gen_moves(p, c.R, moves)
-    if n == 0:
-        return 1
-    for i in range(n):
-        make_move(p, c.R, &moves[i], &u)
-        code = lookup(c, p)
-        unmake_move(p, c.R, &moves[i], &u)
-        if code == UNKNOWN or code == INVALID:
-            return -1
-        if code == DRAW:
-            any_draw = 1
-        elif (code - 1) % 2 == 0:              # the successor is lost for its side to move
-            if best_win == 0 or code < best_win:
-                best_win = code
-        elif code > worst:
-            worst = code
-    if best_win:
-        return best_win + 1
-    if any_draw:
-        return DRAW
-    return worst + 1
+    code = successor_code(c, p, 1, 0)
+    return -1 if code == UNKNOWN else code
 
 
 cdef int verify_range(const Ctx* c, int wm, int wk, int bm, int bk, const uint8_t* val,
@@ -531,19 +511,16 @@ cdef int verify_range(const Ctx* c, int wm, int wk, int bm, int bk, const uint8_
     """Check entries start..stop-1 of a slice (val[0] is entry start) against expected_code (an
     invalid index must hold INVALID). counts = (checked, wrong); the first max_wrong wrong indices go to `wrong`.
     Returns 0, -1 out of memory, -3 a successor slice missing."""
-    cdef DMove* moves = <DMove*>malloc(MAX_MOVES * sizeof(DMove))
     cdef Pos p
     cdef u64 idx
     cdef int want, err = 0
-    if moves == NULL:
-        return -1
     counts[0] = 0
     counts[1] = 0
     for idx in range(start, stop):
         if not decode(c, idx, wm, wk, bm, bk, &p):
             want = INVALID
         else:
-            want = expected_code(c, &p, moves)
+            want = expected_code(c, &p)
             if want < 0:
                 err = -3
                 break
@@ -552,7 +529,6 @@ cdef int verify_range(const Ctx* c, int wm, int wk, int bm, int bk, const uint8_
             if counts[1] < <u64>max_wrong:
                 wrong[counts[1]] = idx
             counts[1] += 1
-    free(moves)
     return err
 
 
