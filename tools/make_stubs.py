@@ -54,6 +54,8 @@ MOVE = {
 }
 TYPES = {
     ("DraughtsBoard", "counters"): "counters: dict[str, int]",
+    ("DraughtsBoard", "landing_paths"):
+        "def landing_paths(self, move: DraughtsMove | str) -> list[tuple[str, ...]]: ...",
     ("DraughtsMove", "path"): "path: list[int | str] | None",
     ("DraughtsMove", "promotes"): "promotes: bool",
     ("StackBoard", "checkers"): "def checkers(self) -> tuple[int, int]: ...",

@@ -299,6 +299,18 @@ cdef class DraughtsBoard(GameBoard):
         names = self.spec.square_names
         return min(("x".join([names[b] for b in path]), path) for path in self._paths(m))[1]
 
+    def landing_paths(self, move) -> list:
+        """Every way of playing a legal ``move`` square by square, as square names with the
+        origin first: a plain move's two squares, or each landing path of a capture (a flying
+        king may have several). What a board that a person clicks needs."""
+        if isinstance(move, str) or not self.is_legal(move):
+            move = self.parse_move(str(move))
+        cdef DraughtsMove m = <DraughtsMove>move
+        names = self.spec.square_names
+        if not m.m.captured:
+            return [(names[m.m.frm], names[m.m.to])]
+        return sorted(tuple(names[b] for b in path) for path in self._paths(&m.m))
+
     cdef list _paths(self, const DMove* m):
         """Every landing path of capture m, each a tuple of bits with the origin first."""
         cdef int k = capture_paths(&self.pos, self.R, m, self.pathbuf, _PATH_CAP)

@@ -314,6 +314,11 @@ def cmd_annotate(args) -> int:
     return 0
 
 
+def cmd_serve(args) -> int:
+    from .serve import main as serve
+    return serve(args)
+
+
 def cmd_variants(args) -> int:
     for name in variants():
         board = Board(name)
@@ -621,6 +626,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--html", metavar="FILE", help="write an HTML report here")
     p.set_defaults(func=cmd_annotate)
 
+    p = sub.add_parser("serve", help="play and analyse every game in a browser",
+                       description="Start the web board: a local server whose page plays every "
+                       "game against the engine, between two people at one screen, or engine "
+                       "against engine, with live analysis, take-backs, game files and the "
+                       "endgame tables. Needs Bottle (pip install 'dimensiones[web]'). Several "
+                       "pages can play at once; each game has its own engine and stops when its "
+                       "page goes away.",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog="examples:\n  python -m engine serve                 # "
+                       "http://127.0.0.1:8000/\n  python -m engine serve --port 8080 --open "
+                       "--egdb egdb")
+    p.add_argument("--port", type=int, default=8000, help="the port to listen on (default 8000; "
+                   "0: any free port)")
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default "
+                   "127.0.0.1, this machine only)")
+    p.add_argument("--open", action="store_true", help="open the page in the default browser")
+    p.add_argument("--egdb", metavar="DIR", default=None, help="endgame tables to probe (a "
+                   "folder of `egdb build`; default: none)")
+    p.add_argument("--hash", type=int, default=32, help="transposition table MB of each game "
+                   "(default 32)")
+    p.add_argument("--verbose", action="store_true", help="log every request")
+    p.set_defaults(func=cmd_serve)
+
     p = sub.add_parser("variants", help="list the implemented variants",
                        description="List every implemented variant with its start position.")
     p.set_defaults(func=cmd_variants)
@@ -633,7 +661,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    for name in ("depth", "nodes", "movetime", "hash", "games", "concurrency", "random_plies",
+    for name in ("depth", "nodes", "movetime", "hash", "games", "concurrency", "random_plies", "port",
                  "pieces", "threads", "workers", "size"):
         value = getattr(args, name, None)
         if isinstance(value, (tuple, list)):

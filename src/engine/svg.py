@@ -94,8 +94,10 @@ def board(board, *, size: int | None = None, lastmove=None, arrows=(), squares=(
         for r in range(shape.ranks):
             x: float = edge + (shape.files - 1 - f if flipped else f) * SQ
             y = (r if flipped else shape.ranks - 1 - r) * SQ
+            name = shape.name_at.get((f, r))
+            data = f' data-square="{name}"' if name else ""      # for a page that is clicked
             out.append(f'<rect x="{x}" y="{y}" width="{SQ}" height="{SQ}" '
-                       f'fill="{shape.colour(f, r)}" class="square"/>')
+                       f'fill="{shape.colour(f, r)}" class="square"{data}/>')
     for name in moved:
         x, y = corner(name)
         out.append(f'<rect x="{x}" y="{y}" width="{SQ}" height="{SQ}" fill="{HIGHLIGHT}" '
@@ -144,6 +146,11 @@ def board(board, *, size: int | None = None, lastmove=None, arrows=(), squares=(
     return SvgImage("\n".join(out))
 
 
+def move_squares(board, move) -> list[str]:
+    """The square names a move's string mentions, in order (what ``lastmove`` highlights)."""
+    return _Shape(board).squares_in(str(move))
+
+
 class _Shape:
     """What a family's board looks like: its size, square colours, names and pieces."""
 
@@ -169,6 +176,7 @@ class _Shape:
                     if not self.one_colour or (f + r) % 2 == 0:
                         self.where[f"{chr(97 + f)}{r + 1}"] = (f, r)
         self.playable = set(self.where.values())
+        self.name_at = {place: name for name, place in self.where.items()}
         # Longest names first, so that "10" is not read as "1".
         names = sorted(self.where, key=len, reverse=True)
         self._name_re = re.compile("|".join(re.escape(n) for n in names))
@@ -182,6 +190,7 @@ class _Shape:
         """The square names a move string mentions, in order (numbers only as whole tokens)."""
         if self.numbered:
             return [t for t in re.findall(r"\d+", text) if t in self.where]
+        text = re.sub(r"off\d*", "", text)        # Dipole's "e1-off5": no square f5 in it
         return [m.group(0) for m in self._name_re.finditer(text)]
 
     def pieces(self):

@@ -1,0 +1,404 @@
+"""One game on the web board (`python -m engine serve`): its line of moves, the engine that
+plays or analyses it in a thread of its own, and the state a page draws.
+
+Nothing here knows HTTP: `serve.py` maps requests onto these methods, and the tests call them
+directly too. A page clicks squares; `click_moves` says, for every legal move, which squares (and
+which tokens: ``@N`` a reserve piece, ``off`` bearing off) a person clicks to play it, so that the
+page needs no rules of its own.
+
+Threads: every game has one worker thread, the only one that searches with the game's engine.
+A change (a move, a take-back, new settings) bumps ``generation`` and stops the running search;
+the worker drops what a search of an older generation found, and starts the next one (the
+engine's move, or the analysis of the position shown) from the new state.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from . import Board, svg
+from ._search import Engine
+from .errors import EngineError, IllegalMoveError
+from .games import GAMES
+
+# Super Dimensiones: the teams in turn order, each player's teams, and the five cards.
+TEAMS = {"a": "A1 (player 1)", "c": "A2 (player 2)", "b": "B1 (player 1)", "d": "B2 (player 2)"}
+CARDS = [("Dimensión", {"M": "multidimensional", "I": "interdimensional"}),
+         ("Estrategia", {"C": "conquistar", "D": "distraer"}),
+         ("Táctica", {"A": "con armadura", "U": "sin armadura"}),
+         ("Formación", {"W": "occidental", "E": "oriental"}),
+         ("Poder", {"R": "real", "S": "simbólico"})]
+MOVETIME_RANGE = (0.05, 60.0)        # seconds per engine move the page may ask for
+MULTIPV_MAX = 5
+
+
+class WebError(EngineError):
+    """A request the game cannot take; the message is shown on the page as it is."""
+
+
+def seats(variant: str) -> dict[str, str]:
+    """Who can be seated at a game: the sides (or Super Dimensiones' teams) and their names."""
+    if variant == "superdimensiones":
+        return dict(TEAMS)
+    order = ["white", "black"]
+    if int(Board(variant).spec.first_player) == 1:          # English checkers: Black first
+        order.reverse()
+    return {side: side.capitalize() for side in order}
+
+
+def mover(board) -> str:
+    """The seat that chooses the next move: 'white'/'black', or a Super Dimensiones team
+    (while a huff choice is pending, the team that chooses: the FEN's ``c!c3,e3``)."""
+    if board.variant == "superdimensiones":
+        return board.fen().split()[1].split("!")[0]
+    return str(board.turn)
+
+
+def click_moves(board) -> list[dict]:
+    """Every legal move as the page plays it: ``move`` (its string), ``label`` (what a list of
+    choices shows), ``paths`` (each a way of clicking it: square names, ``@N`` for the reserve
+    piece N, ``off`` for bearing off; an empty path for a move played by its button alone) and
+    ``skip`` (landing squares of a capture may be left out: origin and destination suffice)."""
+    out = []
+    family = GAMES[board.variant].family
+    for move in board.legal_moves():
+        text, skip, label = str(move), False, str(move)
+        if family == "draughts":
+            paths = [list(p) for p in board.landing_paths(move)]
+            skip = move.is_capture
+        elif family == "stacks":
+            if move.is_pass:
+                paths, label = [[]], "pass"
+            elif move.is_bear_off:
+                paths = [[str(move.from_square), "off"]]
+                label = f"{text} (bear off {move.count})"
+            else:
+                paths = [[str(move.from_square), str(move.to_square)]]
+        elif family == "superajedrez":
+            label = board.san(move)
+            if move.is_placement:
+                paths = [["@" + move.piece.upper(), str(move.to_square)]]
+            else:
+                paths = [[str(move.from_square), str(move.to_square)]]
+        else:                                           # Super Dimensiones
+            if move.is_huff:
+                square = text.split("-", 1)[1]
+                paths, label = [[square]], f"remove the man on {square} ({text})"
+            else:
+                paths = [list(p) for p in move.paths] or [[move.from_square, move.to_square]]
+                skip = move.is_capture
+                if move.penalty and move.penalty[0] in ("reinforce", "crown"):
+                    paths = [p + [move.penalty[1]] for p in paths]
+                    label = (f"{text} (a new man on {move.penalty[1]})" if move.penalty[0] == "reinforce"
+                             else f"{text} (the man on {move.penalty[1]} crowned)")
+        out.append({"move": text, "label": label, "paths": paths, "skip": skip})
+    return out
+
+
+def move_arrow(board, move) -> list[tuple[str, str]]:
+    """An arrow from a move's first square to its last, for the picture (none for a move that
+    names fewer than two squares: a placement, a pass, a huff choice)."""
+    names = svg.move_squares(board, move)
+    return [(names[0], names[-1])] if len(names) >= 2 and names[0] != names[-1] else []
+
+
+def _check_movetime(value) -> float:
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        raise WebError(f"time per move must be a number of seconds, not {value!r}") from None
+    low, high = MOVETIME_RANGE
+    if not low <= seconds <= high:
+        raise WebError(f"time per move must be between {low} and {high} seconds, not {seconds:g}")
+    return seconds
+
+
+class WebGame:
+    """A game a page plays: ``WebGame(variant, fen=None, engine_seats=(), movetime=1.0)``.
+    Bad variants, FENs, seats and times raise (UnknownVariantError, InvalidFenError,
+    WebError) before anything starts."""
+
+    def __init__(self, variant: str, fen: str | None = None, engine_seats=(), movetime: float = 1.0,
+                 hash_mb: int = 32, tables=None, moves=()):
+        start = Board(variant, fen or None)
+        self.variant = variant
+        self.start_fen = start.fen()
+        self.board = start
+        self.line: list[str] = []            # the game's moves; the board shows line[:cursor]
+        self.cursor = 0
+        self.seats = seats(variant)
+        self.engine_seats = self._check_seats(engine_seats)
+        self.movetime = _check_movetime(movetime)
+        self.analysing = False
+        self.multipv = 1
+        self.tables = tables                 # engine.egdb.Tables of this variant, or None
+        self.analysis: dict | None = None    # the running or last search's report
+        self.thinking = False                # the worker is searching for the engine's move
+        self.generation = 0
+        self.closed = False
+        self.last_seen = time.monotonic()
+        self._state = threading.Lock()       # guards everything above
+        self._wake = threading.Condition(self._state)
+        self._engine = Engine(hash_mb=hash_mb)
+        for text in moves:
+            self._push(text)
+        self._worker = threading.Thread(target=self._work, daemon=True, name=f"web-{variant}")
+        self._worker.start()
+
+    # -- what the page asks -------------------------------------------------------------------
+
+    def play(self, text: str) -> None:
+        """Play ``text`` (any string the board accepts) at the position shown; moves after it in
+        the line are dropped. IllegalMoveError when it is not legal, WebError when the game is
+        over or the engine is to move; nothing changes then."""
+        with self._state:
+            if self.board.is_game_over():
+                raise WebError("the game is over")
+            if mover(self.board) in self.engine_seats and self.cursor == len(self.line):
+                raise WebError("the engine is to move: wait for it, or take the engine off that side")
+            self.board.parse_move(str(text))          # raises before anything changes
+            del self.line[self.cursor:]
+            self._push(text)
+            self._changed()
+
+    def undo(self) -> None:
+        """Take back the last move; against the engine, back to the last position where a
+        person is to move."""
+        with self._state:
+            if self.cursor == 0:
+                raise WebError("no move to take back")
+            del self.line[self.cursor:]
+            self._pop()
+            people = set(self.seats) - self.engine_seats
+            while self.cursor and people and mover(self.board) in self.engine_seats:
+                self._pop()
+            self._changed()
+
+    def goto(self, ply: int) -> None:
+        """Show the position after ``ply`` moves of the line (the line is kept; playing a
+        move there starts a new one)."""
+        with self._state:
+            if not isinstance(ply, int) or not 0 <= ply <= len(self.line):
+                raise WebError(f"ply must be between 0 and {len(self.line)}, not {ply!r}")
+            while self.cursor > ply:
+                self.board.pop()
+                self.cursor -= 1
+            while self.cursor < ply:
+                self.board.push(self.line[self.cursor])
+                self.cursor += 1
+            self._changed()
+
+    def configure(self, engine_seats=None, movetime=None, analysing=None, multipv=None) -> None:
+        """Change who the engine plays, its time per move, and the analysis; what is not given
+        stays. Every value is checked before any is applied."""
+        with self._state:
+            seats_ = self._check_seats(engine_seats) if engine_seats is not None else self.engine_seats
+            seconds = _check_movetime(movetime) if movetime is not None else self.movetime
+            lines = self.multipv
+            if multipv is not None:
+                if not isinstance(multipv, int) or not 1 <= multipv <= MULTIPV_MAX:
+                    raise WebError(f"lines must be between 1 and {MULTIPV_MAX}, not {multipv!r}")
+                lines = multipv
+            self.engine_seats, self.movetime, self.multipv = seats_, seconds, lines
+            if analysing is not None:
+                self.analysing = bool(analysing)
+            self._changed()
+
+    def touch(self) -> None:
+        """The page is still there."""
+        with self._state:
+            self.last_seen = time.monotonic()
+            self._wake.notify_all()              # in case the worker waits for a page
+
+    def idle(self) -> float:
+        """Seconds since a page last asked; past IDLE_PAUSE the search is stopped and waits
+        for the next request (the server's reaper calls this)."""
+        with self._state:
+            seconds = time.monotonic() - self.last_seen
+            if seconds > IDLE_PAUSE and self._engine.searching:
+                self._changed()
+            return seconds
+
+    def close(self) -> None:
+        """Stop the search and the worker for good (the page went away)."""
+        with self._state:
+            self.closed = True
+            self._changed()
+        self._worker.join(timeout=5)
+
+    def record(self) -> str:
+        """The game line as PDN (PGN for Superajedrez), with the result when it is over."""
+        from . import pdn
+        with self._state:
+            board = Board(self.variant, self.start_fen)
+            nodes = []
+            for text in self.line:
+                nodes.append(pdn.Node(board.push(text)))
+            result = board.result() if board.is_game_over() else "*"
+            headers = {"Event": "Dimensiones web board", "White": self._name("white"),
+                       "Black": self._name("black"), "Result": result}
+            return pdn.write_game(pdn.Game(headers, self.variant, self.start_fen, nodes, result))
+
+    def state(self, flipped: bool = False) -> dict:
+        """Everything the page draws, as JSON-ready values."""
+        with self._state:
+            board = self.board
+            last = self.line[self.cursor - 1] if self.cursor else None
+            arrows = []
+            lines = (self.analysis or {}).get("lines") or []
+            if lines and lines[0]["pv"] and not board.is_game_over():
+                try:
+                    arrows = move_arrow(board, board.parse_move(lines[0]["pv"][0]))
+                except IllegalMoveError:
+                    arrows = []                       # a report of a position no longer shown
+            outcome = board.outcome()
+            state = {
+                "variant": self.variant,
+                "title": GAMES[self.variant].title,
+                "fen": board.fen(),
+                "start_fen": self.start_fen,
+                "svg": str(svg.board(board, lastmove=last, arrows=arrows, flipped=flipped)),
+                "mover": mover(board),
+                "seats": self.seats,
+                "engine_seats": sorted(self.engine_seats),
+                "movetime": self.movetime,
+                "analysing": self.analysing,
+                "multipv": self.multipv,
+                "thinking": self.thinking,
+                "analysis": self.analysis,
+                "line": list(self.line),
+                "cursor": self.cursor,
+                "moves": [] if outcome else click_moves(board),
+                "outcome": None if outcome is None else {
+                    "result": outcome.result(), "reason": outcome.reason(),
+                    "winner": None if outcome.winner is None else str(outcome.winner),
+                    "subgames": list(outcome.subgames) if outcome.subgames else None},
+                "tables": self._tables(board),
+                "generation": self.generation,
+            }
+            if self.variant == "superajedrez":
+                state["reserve"] = board.reserve(board.turn)
+            if self.variant == "superdimensiones":
+                state["subgames"] = board.subgame_results()
+                state["cards"] = board.cards
+            return state
+
+    # -- inside ---------------------------------------------------------------------------------
+
+    def _check_seats(self, chosen) -> set:
+        chosen = set(chosen)
+        unknown = chosen - set(self.seats)
+        if unknown:
+            raise WebError(f"no seat {', '.join(sorted(map(str, unknown)))} in {self.variant} "
+                           f"(seats: {', '.join(self.seats)})")
+        return chosen
+
+    def _name(self, side: str) -> str:
+        if self.variant == "superdimensiones":
+            return "engine" if self.engine_seats else "?"
+        return "Dimensiones" if side in self.engine_seats else "?"
+
+    def _push(self, text) -> None:
+        move = self.board.push(text)
+        self.line.append(str(move))
+        self.cursor += 1
+
+    def _pop(self) -> None:
+        self.board.pop()
+        self.cursor -= 1
+        del self.line[self.cursor:]
+
+    def _changed(self) -> None:
+        """After any change, under the lock: a new generation, the running search stopped."""
+        self.generation += 1
+        self.analysis = None
+        self.thinking = False
+        self._engine.stop()
+        self._wake.notify_all()
+
+    def _tables(self, board) -> dict | None:
+        """The endgame tables' value of the position and of each move, when they hold it."""
+        if self.tables is None or board.is_game_over():
+            return None
+        here = self.tables.probe(board)
+        if here is None:
+            return None
+        moves = []
+        for move in board.legal_moves():
+            board.push(move)
+            after = self.tables.probe(board) if not board.is_game_over() else None
+            board.pop()
+            if after is not None:
+                flipped = {"win": "loss", "loss": "win", "draw": "draw"}[after.result]
+                moves.append({"move": str(move), "result": flipped, "plies": after.plies + 1
+                              if after.result != "draw" else 0})
+        return {"result": here.result, "plies": here.plies, "moves": moves}
+
+    def _next_task(self):
+        """What the worker should search now, under the lock: ('play' | 'analyse', board copy,
+        generation), or None to wait."""
+        if self.closed or time.monotonic() - self.last_seen > IDLE_PAUSE:
+            return None
+        board = self.board
+        if board.is_game_over():
+            return None
+        if self.cursor == len(self.line) and mover(board) in self.engine_seats:
+            return "play", board.copy(), self.generation
+        if self.analysing:
+            return "analyse", board.copy(), self.generation
+        return None
+
+    def _work(self) -> None:
+        started = None                          # the generation whose task was last started
+        while True:
+            with self._state:
+                while True:
+                    if self.closed:
+                        return
+                    if self.generation != started:
+                        task = self._next_task()
+                        if task is not None:
+                            break
+                    self._wake.wait(timeout=1.0)
+                kind, board, generation = task
+                started = generation
+                self.thinking = kind == "play"
+            self._search(kind, board, generation)
+
+    def _search(self, kind: str, board, generation: int) -> None:
+        def report(info) -> None:
+            with self._state:
+                if generation != self.generation:
+                    self._engine.stop()          # a stop that came before the search began
+                    return
+                self.analysis = _report(info, board)
+
+        try:
+            if kind == "play":
+                result = self._engine.search(board, movetime=self.movetime, info=report,
+                                             multipv=1)
+            else:
+                result = self._engine.search(board, infinite=True, info=report,
+                                             multipv=self.multipv)
+        except EngineError as exc:                # a position the search cannot take
+            with self._state:
+                self.analysis = {"error": str(exc)}
+            return
+        with self._state:
+            self.thinking = False
+            if generation != self.generation or kind != "play" or result.best_move is None:
+                return
+            self._push(result.best_move)
+            self.generation += 1
+            self._wake.notify_all()
+
+
+IDLE_PAUSE = 90.0        # seconds without a page asking: the game's search waits for it
+
+
+def _report(info, board) -> dict:
+    return {"depth": info.depth, "seldepth": info.seldepth, "nodes": info.nodes,
+            "nps": info.nps, "time": round(info.time, 2), "tbhits": info.tbhits,
+            "lines": [{"score": line.score, "mate": line.mate, "text": line.score_text(),
+                       "pv": [str(m) for m in line.pv]} for line in info.lines]}

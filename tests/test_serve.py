@@ -1,0 +1,379 @@
+"""The web board's server (`python -m engine serve`): its JSON routes for every game, over a real
+loopback socket, and the click model the page plays by (`webgame.click_moves`)."""
+
+import json
+import random
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+import engine
+from engine import egdb, pdn, webgame
+from engine.games import GAMES
+
+pytest.importorskip("bottle", reason="the web board needs Bottle (pip install '.[web]')")
+from engine import serve  # noqa: E402
+
+SHORT_GAMES = {     # a position and a line that ends the game (used by the browser tests too)
+    "international": ("W:W28,33:B22,12,13", ["28x19"]),
+    "spanish": ("W:W11:B14,21", ["11x25"]),
+    "checkers": ("B:W18,10:B7", ["7x23"]),
+    "chapinas": ("W:W23.4:B27.5,37.6", ["23x43"]),
+    "turkish": ("W:Wg1:Bf3,g2", ["g1xe3"]),
+    "gothic-checkers": ("W:Wc3:Bd3,e4", ["c3xe5"]),
+    "dipole": ("W:Wa7.1:Bb4.2", ["a7-off1"]),
+    "superajedrez": ("7k/5K2/8/8/8/8/8/8[R] w - - 0 1", ["R@h1"]),
+    "superdimensiones": ("d5/6/3c2/2a1a1/6/a5 a MCUWR B1 0 0", ["a1-b2", "huff-c3", "d4-c3"]),
+}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    tables = tmp_path_factory.mktemp("egdb")
+    egdb.build("checkers", 3, tables, report=None)
+    httpd, lobby, url = serve.start(port=0, egdb=tables, hash_mb=4)
+    yield lobby, url
+    httpd.shutdown()
+    lobby.close_all()
+
+
+def call(url, method, path, data=None):
+    """(status, payload) of one request; JSON payloads decoded."""
+    body = None if data is None else (data if isinstance(data, bytes) else json.dumps(data).encode())
+    request = urllib.request.Request(url + path.lstrip("/"), data=body, method=method,
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            status, raw, kind = response.status, response.read(), response.headers["Content-Type"]
+    except urllib.error.HTTPError as error:
+        status, raw, kind = error.code, error.read(), error.headers["Content-Type"]
+    return status, (json.loads(raw) if "json" in (kind or "") else raw.decode())
+
+
+def new_game(url, variant, fen=None, engine_seats=(), movetime=1.0):
+    status, made = call(url, "POST", "/api/games", {"variant": variant, "fen": fen,
+                                                    "engine": list(engine_seats), "movetime": movetime})
+    assert status == 200, made
+    return made["id"], made["state"]
+
+
+def wait_for(url, key, test, seconds=60.0):
+    """Poll the game's state until ``test(state)`` holds (generous: the machine may be busy)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        status, state = call(url, "GET", f"/api/games/{key}")
+        assert status == 200, state
+        if test(state):
+            return state
+        assert time.monotonic() < deadline, f"no such state within {seconds} s: {state['line']}"
+        time.sleep(0.1)
+
+
+def test_the_page_and_its_files_are_served(server):
+    _, url = server
+    status, page = call(url, "GET", "/")
+    assert status == 200 and '<div id="board">' in page and "/static/board.js" in page
+    for name, marker in (("board.js", "function click("), ("board.css", "#board")):
+        status, text = call(url, "GET", f"/static/{name}")
+        assert status == 200 and marker in text
+    assert call(url, "GET", "/static/../serve.py")[0] == 404
+
+
+def test_variants_lists_every_game_with_its_seats_and_cards(server):
+    _, url = server
+    status, info = call(url, "GET", "/api/variants")
+    assert status == 200
+    by_name = {v["name"]: v for v in info["variants"]}
+    assert list(by_name) == list(GAMES)
+    assert list(by_name["checkers"]["seats"]) == ["black", "white"]          # Black moves first
+    assert list(by_name["international"]["seats"]) == ["white", "black"]
+    assert set(by_name["superdimensiones"]["seats"]) == {"a", "b", "c", "d"}
+    assert by_name["superajedrez"]["record"] == "PGN"
+    assert by_name["checkers"]["tables"] and not by_name["international"]["tables"]
+    assert [c["name"] for c in info["cards"]] == ["Dimensión", "Estrategia", "Táctica", "Formación", "Poder"]
+    assert [sorted(c["options"]) for c in info["cards"]] == [["I", "M"], ["C", "D"], ["A", "U"],
+                                                               ["E", "W"], ["R", "S"]]
+
+
+@pytest.mark.parametrize("variant", list(GAMES))
+def test_every_game_plays_through_the_routes(server, variant):
+    """Moves from the state's own list, a take-back, going back and forth, the record read
+    back, and the close: for every game, people on both sides."""
+    _, url = server
+    key, state = new_game(url, variant)
+    board = engine.Board(variant)
+    assert state["fen"] == board.fen() and state["line"] == [] and state["outcome"] is None
+    assert sorted(m["move"] for m in state["moves"]) == sorted(str(m) for m in board.legal_moves())
+    assert state["svg"].startswith("<svg") and "data-square=" in state["svg"]
+    rng = random.Random(variant)
+    for _ in range(6):
+        if state["outcome"]:
+            break
+        move = rng.choice(state["moves"])["move"]
+        status, state = call(url, "POST", f"/api/games/{key}/move", {"move": move})
+        assert status == 200, state
+        board.push(move)
+        assert state["fen"] == board.fen()
+        assert state["line"] == [str(m) for m in board.move_stack]
+    played = list(state["line"])
+    status, state = call(url, "POST", f"/api/games/{key}/undo")
+    assert status == 200 and state["line"] == played[:-1]
+    status, state = call(url, "POST", f"/api/games/{key}/goto", {"ply": 1})
+    assert status == 200 and state["cursor"] == 1 and state["line"] == played[:-1]
+    first = engine.Board(variant)
+    first.push(played[0])
+    assert state["fen"] == first.fen()
+    status, state = call(url, "POST", f"/api/games/{key}/goto", {"ply": len(played) - 1})
+    assert state["cursor"] == len(played) - 1
+    status, text = call(url, "GET", f"/api/games/{key}/record")
+    assert status == 200
+    game = pdn.read_game(text, strict=True)
+    assert game.variant == variant and [str(m) for m in game.moves()] == played[:-1]
+    assert call(url, "POST", f"/api/games/{key}/close")[0] == 200
+    assert call(url, "GET", f"/api/games/{key}")[0] == 404
+
+
+@pytest.mark.parametrize("variant", list(SHORT_GAMES))
+def test_a_short_game_ends_with_who_won_and_why(server, variant):
+    _, url = server
+    fen, line = SHORT_GAMES[variant]
+    key, state = new_game(url, variant, fen)
+    for move in line:
+        status, state = call(url, "POST", f"/api/games/{key}/move", {"move": move})
+        assert status == 200, state
+    board = engine.Board(variant, fen)
+    for move in line:
+        board.push(move)
+    outcome = board.outcome()
+    assert state["outcome"] == {"result": outcome.result(), "reason": outcome.reason(),
+                                "winner": None if outcome.winner is None else str(outcome.winner),
+                                "subgames": list(outcome.subgames) if outcome.subgames else None}
+    assert state["moves"] == []
+    status, refused = call(url, "POST", f"/api/games/{key}/move", {"move": line[-1]})
+    assert status == 400 and refused["error"] == "the game is over"
+    call(url, "POST", f"/api/games/{key}/close")
+
+
+def test_super_dimensiones_reports_its_sub_games(server):
+    _, url = server
+    fen, line = SHORT_GAMES["superdimensiones"]
+    key, state = new_game(url, "superdimensiones", fen)
+    assert state["mover"] == "a" and state["cards"] == "MCUWR"
+    status, state = call(url, "POST", f"/api/games/{key}/move", {"move": line[0]})
+    # The huff choice belongs to player 2's team A2 (c), and is clicked on the man removed.
+    assert state["mover"] == "c"
+    assert sorted((m["move"], m["paths"]) for m in state["moves"]) == [
+        ("huff-c3", [["c3"]]), ("huff-e3", [["e3"]])]
+    for move in line[1:]:
+        status, state = call(url, "POST", f"/api/games/{key}/move", {"move": move})
+    assert state["outcome"]["subgames"] == ["1", "1"]
+    assert "sub-game A won by player 1" in state["outcome"]["reason"]
+    call(url, "POST", f"/api/games/{key}/close")
+
+
+def test_bad_requests_get_a_message_and_change_nothing(server):
+    _, url = server
+    status, answer = call(url, "POST", "/api/games", {"variant": "chess"})
+    assert status == 400 and "unknown game 'chess'" in answer["error"]
+    status, answer = call(url, "POST", "/api/games", {"variant": "international", "fen": "W:W99"})
+    assert status == 400 and answer["error"]
+    status, answer = call(url, "POST", "/api/games", {"variant": "international", "engine": ["red"]})
+    assert status == 400 and "no seat red" in answer["error"]
+    status, answer = call(url, "POST", "/api/games", {"variant": "international", "movetime": 0})
+    assert status == 400 and "between 0.05 and 60" in answer["error"]
+    status, answer = call(url, "POST", "/api/games", b"{not json")
+    assert status == 400 and answer["error"] == "the request is not JSON"
+    status, answer = call(url, "POST", "/api/games", b"[1, 2]")
+    assert status == 400 and answer["error"] == "the request must be a JSON object"
+    key, state = new_game(url, "international")
+    for move in ("32-26", "", "x", "99-98", "31-26 extra"):
+        status, answer = call(url, "POST", f"/api/games/{key}/move", {"move": move})
+        assert status == 400 and answer["error"], move
+    status, answer = call(url, "POST", f"/api/games/{key}/move", {"move": 3228})
+    assert status == 400 and answer["error"] == "no move given"
+    for ply in (-1, 1, "0", None):
+        status, answer = call(url, "POST", f"/api/games/{key}/goto", {"ply": ply})
+        assert status == 400 and "ply must be between 0 and 0" in answer["error"]
+    status, answer = call(url, "POST", f"/api/games/{key}/undo")
+    assert status == 400 and answer["error"] == "no move to take back"
+    status, answer = call(url, "POST", f"/api/games/{key}/settings", {"multipv": 9, "movetime": 2})
+    assert status == 400 and "lines must be between 1 and 5" in answer["error"]
+    status, after = call(url, "GET", f"/api/games/{key}")
+    assert after["fen"] == state["fen"] and after["line"] == [] and after["movetime"] == 1.0
+    status, answer = call(url, "GET", "/api/games/nosuchgame")
+    assert status == 404 and "no game 'nosuchgame'" in answer["error"]
+    assert call(url, "POST", "/api/games/nosuchgame/move", {"move": "32-28"})[0] == 404
+    status, answer = call(url, "POST", "/api/load", {"text": "  "})
+    assert status == 400 and answer["error"] == "the game file is empty"
+    call(url, "POST", f"/api/games/{key}/close")
+
+
+def test_the_engine_answers_a_move_and_refuses_to_be_overtaken(server):
+    _, url = server
+    key, state = new_game(url, "international", engine_seats=["black"], movetime=0.05)
+    status, state = call(url, "POST", f"/api/games/{key}/move", {"move": "32-28"})
+    assert status == 200
+    state = wait_for(url, key, lambda s: len(s["line"]) == 2)
+    assert state["mover"] == "white" and not state["thinking"]
+    board = engine.Board("international")
+    for move in state["line"]:
+        board.push(move)                              # the engine's move was legal
+    # Take back: back to the position the person is to move in (both plies).
+    status, state = call(url, "POST", f"/api/games/{key}/undo")
+    assert state["line"] == [] and state["mover"] == "white"
+    # The engine to move: a person's move is refused.
+    status, state = call(url, "POST", f"/api/games/{key}/settings", {"engine": ["white", "black"]})
+    status, answer = call(url, "POST", f"/api/games/{key}/move", {"move": "32-28"})
+    assert status == 400 and "the engine is to move" in answer["error"]
+    state = wait_for(url, key, lambda s: len(s["line"]) >= 4)      # engine against engine
+    call(url, "POST", f"/api/games/{key}/close")
+
+
+def test_analysis_reports_lines_of_the_position_shown(server):
+    _, url = server
+    key, state = new_game(url, "checkers")
+    status, state = call(url, "POST", f"/api/games/{key}/settings", {"analyse": True, "multipv": 3})
+    assert state["analysing"] and state["multipv"] == 3
+    state = wait_for(url, key, lambda s: s["analysis"] and s["analysis"].get("depth", 0) >= 4)
+    lines = state["analysis"]["lines"]
+    assert len(lines) == 3 and all(line["pv"] for line in lines)
+    assert {line["pv"][0] for line in lines} <= {m["move"] for m in state["moves"]}
+    assert 'class="arrow"' in state["svg"]                          # the best move drawn
+    status, state = call(url, "POST", f"/api/games/{key}/move", {"move": lines[0]["pv"][0]})
+    state = wait_for(url, key, lambda s: s["analysis"] and s["analysis"].get("depth", 0) >= 2)
+    after = engine.Board("checkers")
+    after.push(state["line"][0])
+    assert {line["pv"][0] for line in state["analysis"]["lines"]} <= {str(m) for m in after.legal_moves()}
+    call(url, "POST", f"/api/games/{key}/close")
+
+
+def test_a_game_file_loads_with_its_moves(server):
+    _, url = server
+    text = '[GameType "21"]\n[FEN "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"]\n\n1. 11-15 23-19 2. 8-11 22-17 *\n'
+    status, made = call(url, "POST", "/api/load", {"text": text})
+    assert status == 200, made
+    assert made["state"]["variant"] == "checkers" and made["warnings"] == []
+    assert made["state"]["line"] == ["11-15", "23-19", "8-11", "22-17"] and made["state"]["cursor"] == 4
+    status, made = call(url, "POST", "/api/load", {"text": "1. 32-28 19-23 2. 28-99 *",
+                                                   "variant": "international"})
+    assert status == 200 and made["state"]["line"] == ["32-28", "19-23"]
+    assert made["warnings"] and "28-99" in made["warnings"][0]
+
+
+def test_endgame_tables_value_the_position_and_each_move(server):
+    _, url = server
+    key, state = new_game(url, "checkers", "B:WK10:BK1,K3")
+    tables = state["tables"]
+    board = engine.Board("checkers", "B:WK10:BK1,K3")
+    probe = egdb.Tables(server[0].egdb, "checkers").probe(board)
+    assert (tables["result"], tables["plies"]) == (probe.result, probe.plies) == ("win", tables["plies"])
+    assert sorted(m["move"] for m in tables["moves"]) == sorted(str(m) for m in board.legal_moves())
+    best = min((m for m in tables["moves"] if m["result"] == "win"), key=lambda m: m["plies"])
+    assert best["plies"] == probe.plies
+    call(url, "POST", f"/api/games/{key}/close")
+
+
+def test_a_game_no_page_asks_about_stops_searching(server, monkeypatch):
+    lobby, url = server
+    key, state = new_game(url, "international")
+    call(url, "POST", f"/api/games/{key}/settings", {"analyse": True})
+    wait_for(url, key, lambda s: s["analysis"] is not None)
+    game = lobby.get(key)
+    monkeypatch.setattr(webgame, "IDLE_PAUSE", 0.0)
+    time.sleep(0.05)
+    game.idle()
+    deadline = time.monotonic() + 30
+    while game._engine.searching:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    time.sleep(1.5)
+    assert not game._engine.searching                             # and it stays stopped
+    monkeypatch.setattr(webgame, "IDLE_PAUSE", 90.0)
+    wait_for(url, key, lambda s: s["analysis"] is not None)       # a page asks: it goes on
+    monkeypatch.setattr(serve, "CLOSE_AFTER", 0.0)
+    time.sleep(0.05)
+    lobby.reap()
+    assert lobby.get(key) is None and call(url, "GET", f"/api/games/{key}")[0] == 404
+
+
+def test_several_pages_play_at_once(server):
+    _, url = server
+    keys = [new_game(url, "checkers", engine_seats=["black", "white"], movetime=0.05)[0] for _ in range(3)]
+    for key in keys:
+        wait_for(url, key, lambda s: len(s["line"]) >= 3)
+    for key in keys:
+        call(url, "POST", f"/api/games/{key}/close")
+
+
+# -- the click model -----------------------------------------------------------------------
+
+def clicked(moves, tokens):
+    """The moves whose paths the tokens follow to the end (the page's rule, `advance`)."""
+    out = set()
+    for move in moves:
+        for path in move["paths"]:
+            if not path or path[0] != tokens[0]:
+                continue
+            at, ok = 1, True
+            for token in tokens[1:]:
+                if move["skip"] and token in path[at:]:
+                    at = path.index(token, at) + 1
+                elif not move["skip"] and at < len(path) and path[at] == token:
+                    at += 1
+                else:
+                    ok = False
+                    break
+            if ok and at == len(path):
+                out.add(move["move"])
+    return out
+
+
+@pytest.mark.parametrize("variant", list(GAMES))
+def test_every_move_is_played_by_its_clicks(variant):
+    """In random positions of every game, clicking any path of a move ends on that move,
+    alone or among moves that end alike (then the page lists them), and the endpoints of a
+    capture suffice."""
+    rng = random.Random(f"clicks {variant}")
+    board = engine.Board(variant)
+    for _ in range(40):
+        if board.is_game_over():
+            break
+        moves = webgame.click_moves(board)
+        assert sorted(m["move"] for m in moves) == sorted(str(m) for m in board.legal_moves())
+        for move in moves:
+            assert board.parse_move(move["move"])
+            for path in move["paths"]:
+                if not path:
+                    continue
+                assert move["move"] in clicked(moves, path)
+                if move["skip"]:
+                    assert move["move"] in clicked(moves, [path[0], path[-1]])
+        board.push(rng.choice(board.legal_moves()))
+
+
+def test_flying_king_captures_have_every_landing_path():
+    board = engine.Board("international", "W:WK46:B41,32,23,19,9,8")
+    assert board.landing_paths("46x28") == [("46", "37", "28")]
+    board = engine.Board("international", "W:W28,33:B22,12,13")
+    assert board.landing_paths("28x19") == [("28", "17", "8", "19")]
+    assert board.landing_paths(board.legal_moves()[0]) == [("28", "17", "8", "19")]
+    with pytest.raises(engine.IllegalMoveError):
+        board.landing_paths("33-29")
+    board = engine.Board("international", "W:WK1:B12,23,34")
+    paths = board.landing_paths("1x45")
+    assert len(paths) >= 1 and all(p[0] == "1" and p[-1] == "45" for p in paths)
+
+
+def test_special_moves_have_their_own_controls():
+    dipole = {m["move"]: m for m in webgame.click_moves(engine.Board("dipole", "W:We1.10,e3.2:Bh8.12"))}
+    assert dipole["e1-off5"]["paths"] == [["e1", "off"]] and "bear off 5" in dipole["e1-off5"]["label"]
+    chess = {m["move"]: m for m in webgame.click_moves(engine.Board("superajedrez"))}
+    assert chess["Q@d1"]["paths"] == [["@Q", "d1"]]
+    sd = {m["move"]: m for m in webgame.click_moves(engine.Board("superdimensiones", "dc4/6/3c1c/c1a3/6/1b4 c MDUWR - 0 0"))}
+    assert sd["d4-e3+c5"]["paths"] == [["d4", "e3", "c5"]] and "a new man on c5" in sd["d4-e3+c5"]["label"]
+    assert sd["d4xb2"]["paths"] == [["d4", "b2"]] and sd["d4xb2"]["skip"]
+    ally = {m["move"]: m for m in webgame.click_moves(engine.Board("superdimensiones", "5c/6/2b3/1b4/b5/a5 a ICAWR - 0 0"))}
+    assert ally["a1>a3>c3"]["paths"] == [["a1", "a3", "c3"]] and not ally["a1>a3>c3"]["skip"]
+    assert clicked(ally.values(), ["a1", "a3"]) == {"a1>a3"}
