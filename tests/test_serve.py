@@ -371,6 +371,10 @@ def test_special_moves_have_their_own_controls():
     assert dipole["e1-off5"]["paths"] == [["e1", "off"]] and "bear off 5" in dipole["e1-off5"]["label"]
     chess = {m["move"]: m for m in webgame.click_moves(engine.Board("superajedrez"))}
     assert chess["Q@d1"]["paths"] == [["@Q", "d1"]]
+    castling = {m["move"]: m for m in webgame.click_moves(
+        engine.Board("superajedrez", "4k3/8/8/8/8/8/8/4K2R[R] w KQ - 0 1"))}
+    assert castling["e1g1"]["paths"] == castling["e1g1r"]["paths"] == [["e1", "g1"]]
+    assert clicked(castling.values(), ["e1", "g1"]) == {"e1g1", "e1g1r"}     # the page asks which
     sd = {m["move"]: m for m in webgame.click_moves(engine.Board("superdimensiones", "dc4/6/3c1c/c1a3/6/1b4 c MDUWR - 0 0"))}
     assert sd["d4-e3+c5"]["paths"] == [["d4", "e3", "c5"]] and "a new man on c5" in sd["d4-e3+c5"]["label"]
     assert sd["d4xb2"]["paths"] == [["d4", "b2"]] and sd["d4xb2"]["skip"]

@@ -253,8 +253,10 @@ class _Shape:
         if self.kind == "superdimensiones":
             state = ", ".join(f"sub-game {k} {'open' if v is None else v}"
                               for k, v in board.subgame_results().items())
-            text = f"team {board.team} to move \u00b7 cards {board.cards}"
-            return [f'<circle cx="{10}" cy="{bottom + 10}" r="6" fill="{TEAM_COLOURS[board.team]}" '
+            chooser, huff, _ = board.fen().split()[1].partition("!")
+            text = (f"team {chooser} chooses the man to remove (huff)" if huff else
+                    f"team {board.team} to move") + f" \u00b7 cards {board.cards}"
+            return [f'<circle cx="{10}" cy="{bottom + 10}" r="6" fill="{TEAM_COLOURS[chooser]}" '
                     f'class="turn"/>', f'<text x="22" y="{bottom + 14}" font-size="12" '
                     f'class="status">{escape(text)}</text>', f'<text x="22" y="{bottom + 32}" '
                     f'font-size="12" class="status">{escape(state)}</text>']

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any
 
 from . import Board, svg
 from ._search import Engine
@@ -77,7 +78,7 @@ def click_moves(board) -> list[dict]:
                 paths = [[str(move.from_square), str(move.to_square)]]
         elif family == "superajedrez":
             label = board.san(move)
-            if move.is_placement:
+            if move.is_placement and not move.is_castling:      # castling with a reserve rook
                 paths = [["@" + move.piece.upper(), str(move.to_square)]]
             else:
                 paths = [[str(move.from_square), str(move.to_square)]]
@@ -277,11 +278,12 @@ class WebGame:
                 "tables": self._tables(board),
                 "generation": self.generation,
             }
+            family: Any = board                      # the family's own methods
             if self.variant == "superajedrez":
-                state["reserve"] = board.reserve(board.turn)
+                state["reserve"] = family.reserve(board.turn)
             if self.variant == "superdimensiones":
-                state["subgames"] = board.subgame_results()
-                state["cards"] = board.cards
+                state["subgames"] = family.subgame_results()
+                state["cards"] = family.cards
             return state
 
     # -- inside ---------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ let gameId = null;        // the game this page plays
 let state = null;         // its last state from the server
 let flipped = false;
 let clicks = [];          // the tokens clicked so far towards a move
+let offered = [];         // moves those clicks end on, when several do: the page lists them
 let shownSvg = "";
 let shownLine = "";
 let busy = 0;             // requests in flight: polls wait
@@ -116,7 +117,7 @@ async function loadGame() {
 function start(id, newState) {
   if (gameId) navigator.sendBeacon(`/api/games/${gameId}/close`);
   gameId = id;
-  clicks = [];
+  letGo();
   shownSvg = "";
   shownLine = "";
   $("analyse").checked = false;
@@ -172,6 +173,7 @@ function click(token) {
   if (!state || !state.moves.length) return;
   if (clicks.length === 1 && clicks[0] === token) {     // the same square again: let go
     clicks = [];
+    offered = [];
     drawChoices();
     return;
   }
@@ -188,11 +190,14 @@ function click(token) {
     play(complete[0].move);
     return;
   }
-  drawChoices(complete);
+  offered = complete;
+  drawChoices();
 }
 
+function letGo() { clicks = []; offered = []; }
+
 async function play(text) {
-  clicks = [];
+  letGo();
   await act(async () => draw(await api("POST", `/api/games/${gameId}/move${query()}`, {move: text})));
   drawChoices();
 }
@@ -228,6 +233,7 @@ function scoreText(line) {
 function seatName(seat) { return (state.seats && state.seats[seat]) || seat; }
 
 function draw(newState) {
+  if (state && newState.fen !== state.fen) letGo();     // another position: clicks are stale
   state = newState;
   $("title").textContent = state.title;
   if (state.svg !== shownSvg) {
@@ -304,7 +310,7 @@ function drawTables() {
     tables.moves.map((m) => `  ${m.move}: ${value(m.result, m.plies)}`).join("\n");
 }
 
-function drawChoices(complete = []) {
+function drawChoices() {
   // Highlights of the squares clicked and of where they can go; buttons for what clicks
   // cannot say alone (several moves end alike, a pass, a huff choice, a reserve piece).
   if (!state) return;
@@ -346,7 +352,7 @@ function drawChoices(complete = []) {
   const box = $("choices");
   box.innerHTML = "";
   const specials = state.moves.filter((m) => m.paths.every((p) => p.length <= 1));
-  for (const move of unique(complete.concat(specials))) {
+  for (const move of unique(offered.concat(specials))) {
     const button = document.createElement("button");
     button.type = "button";
     button.dataset.move = move.move;
@@ -360,13 +366,13 @@ function drawChoices(complete = []) {
 
 async function goto(ply) {
   if (!gameId) return;
-  clicks = [];
+  letGo();
   await act(async () => draw(await api("POST", `/api/games/${gameId}/goto${query()}`, {ply})));
 }
 
 async function undo() {
   if (!gameId) return;
-  clicks = [];
+  letGo();
   await act(async () => draw(await api("POST", `/api/games/${gameId}/undo${query()}`)));
 }
 

@@ -1,0 +1,213 @@
+"""The web board in a real headless browser (Debian's Chromium driven by Selenium): a short whole
+game of each of the nine games played by clicks on the page, the engine answering, analysis,
+take-backs, the record, errors shown on the page.
+
+Skipped, with the reason, where Selenium, Chromium or its driver is not installed (`.ci/run`
+installs them: the browser comes from the system's packages, never downloaded at run time)."""
+
+import shutil
+import time
+
+import pytest
+
+import engine
+
+pytest.importorskip("bottle", reason="the web board needs Bottle (pip install '.[web]')")
+webdriver = pytest.importorskip("selenium.webdriver", reason="browser tests need Selenium")
+from selenium.common.exceptions import WebDriverException  # noqa: E402
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+from engine import serve  # noqa: E402
+from test_serve import SHORT_GAMES  # noqa: E402
+
+BROWSER = next(filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None)
+DRIVER = shutil.which("chromedriver")
+if BROWSER is None or DRIVER is None:
+    pytest.skip("no Chromium and chromedriver installed (Debian: apt-get install chromium "
+                "chromium-driver)", allow_module_level=True)
+
+WAIT = 60          # seconds: generous, a loaded machine is slow but never this slow
+
+
+@pytest.fixture(scope="module")
+def site():
+    httpd, lobby, url = serve.start(port=0, hash_mb=4)
+    yield url
+    httpd.shutdown()
+    lobby.close_all()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium.webdriver.chrome.service import Service
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                     "--window-size=1300,900", "--disable-gpu"):
+        options.add_argument(argument)
+    options.binary_location = BROWSER
+    try:
+        driver = webdriver.Chrome(options=options, service=Service(DRIVER))
+    except WebDriverException as exc:
+        pytest.fail(f"Chromium did not start: {exc.msg}")
+    yield driver
+    driver.quit()
+
+
+def until(driver, test, what):
+    return WebDriverWait(driver, WAIT, poll_frequency=0.05).until(lambda d: test(d), message=what)
+
+
+def page_state(driver):
+    return driver.execute_script("return state")
+
+
+def open_game(driver, url, variant, fen="", engine_seats=(), movetime=None):
+    """The page, a new game of ``variant`` from ``fen`` with the engine on ``engine_seats``."""
+    driver.get(url)
+    until(driver, lambda d: page_state(d) is not None, "the page's first game")
+    Select(driver.find_element(By.ID, "variant")).select_by_value(variant)
+    field = driver.find_element(By.ID, "fen")
+    field.clear()
+    field.send_keys(fen)
+    for box in driver.find_elements(By.CSS_SELECTOR, "#seats input"):
+        if box.is_selected() != (box.get_attribute("value") in engine_seats):
+            box.click()
+    if movetime is not None:
+        field = driver.find_element(By.ID, "movetime")
+        field.clear()
+        field.send_keys(str(movetime))
+    driver.find_element(By.ID, "new-game").click()
+    start = engine.Board(variant, fen or None).fen()
+    until(driver, lambda d: d.find_element(By.ID, "message").text or (
+          page_state(d)["variant"] == variant and page_state(d)["line"] == []
+          and page_state(d)["start_fen"] == start), "the new game")
+    assert driver.find_element(By.ID, "message").text == ""
+
+
+def click_token(driver, token):
+    if token == "off":
+        driver.find_element(By.ID, "off").click()
+    elif token.startswith("@"):
+        driver.find_element(By.CSS_SELECTOR, f'#reserve button[data-token="{token}"]').click()
+    else:
+        driver.find_element(By.CSS_SELECTOR, f'#board rect.square[data-square="{token}"]').click()
+
+
+def play_by_clicks(driver, move, path=None):
+    """Play ``move`` as a person does: its squares clicked one by one (``path``: which of its
+    click paths; default the first), then its button if the page lists several moves."""
+    before = len(page_state(driver)["line"])
+    entry = next(m for m in page_state(driver)["moves"] if m["move"] == move)
+    for token in path if path is not None else entry["paths"][0]:
+        click_token(driver, token)
+    if len(page_state(driver)["line"]) == before:
+        buttons = driver.find_elements(By.CSS_SELECTOR, f'#choices button[data-move="{move}"]')
+        if buttons:
+            buttons[0].click()
+    until(driver, lambda d: len(page_state(d)["line"]) > before, f"the move {move} played")
+    assert page_state(driver)["line"][before] == move
+    assert driver.find_element(By.ID, "message").text == ""
+
+
+@pytest.mark.parametrize("variant", list(SHORT_GAMES))
+def test_a_short_game_of_every_game_by_clicks(site, browser, variant):
+    """Multi-captures square by square (the draughts games), a bearing off (Dipole), a
+    placement that mates (Superajedrez), a huff choice (Super Dimensiones): each game to its
+    end, and the page says who won and why."""
+    fen, line = SHORT_GAMES[variant]
+    open_game(browser, site, variant, fen)
+    for move in line:
+        play_by_clicks(browser, move)
+    board = engine.Board(variant, fen)
+    for move in line:
+        board.push(move)
+    status = browser.find_element(By.ID, "status").text
+    assert status == f"Game over: {board.outcome().result()}, {board.outcome().reason()}"
+    assert page_state(browser)["fen"] == board.fen()
+
+
+def test_a_capture_by_its_two_ends_and_a_move_by_dragging(site, browser):
+    open_game(browser, site, "international", "W:W28,33:B22,12,13")
+    play_by_clicks(browser, "28x19", path=["28", "19"])
+    open_game(browser, site, "international")
+    source = browser.find_element(By.CSS_SELECTOR, '#board rect.square[data-square="32"]')
+    target = browser.find_element(By.CSS_SELECTOR, '#board rect.square[data-square="28"]')
+    ActionChains(browser).drag_and_drop(source, target).perform()
+    until(browser, lambda d: page_state(d)["line"] == ["32-28"], "the dragged move")
+
+
+def test_legal_destinations_are_highlighted_and_a_choice_is_offered(site, browser):
+    open_game(browser, site, "international")
+    click_token(browser, "32")
+    targets = {e.get_attribute("data-square")
+               for e in browser.find_elements(By.CSS_SELECTOR, "#board rect.square.target")}
+    assert targets == {"27", "28"}
+    click_token(browser, "32")                                    # let go
+    assert not browser.find_elements(By.CSS_SELECTOR, "#board rect.square.target")
+    # Superajedrez: a rook's castling with the corner rook or one from the reserve ends alike.
+    open_game(browser, site, "superajedrez", "4k3/8/8/8/8/8/8/4K2R[R] w KQ - 0 1")
+    click_token(browser, "e1")
+    click_token(browser, "g1")
+    choices = {b.get_attribute("data-move") for b in browser.find_elements(By.CSS_SELECTOR, "#choices button")}
+    assert {"e1g1", "e1g1r"} <= choices
+    browser.find_element(By.CSS_SELECTOR, '#choices button[data-move="e1g1r"]').click()
+    until(browser, lambda d: page_state(d)["line"] == ["e1g1r"], "castling with a reserve rook")
+
+
+def test_the_engine_answers_and_a_take_back_undoes_both_moves(site, browser):
+    open_game(browser, site, "checkers", engine_seats=("white",), movetime=0.05)
+    play_by_clicks(browser, "11-15")
+    until(browser, lambda d: len(page_state(d)["line"]) == 2, "the engine's answer")
+    browser.find_element(By.ID, "undo").click()
+    until(browser, lambda d: page_state(d)["line"] == [], "the take-back")
+
+
+def test_analysis_lines_navigation_flip_and_export(site, browser):
+    open_game(browser, site, "international")
+    for move in ("32-28", "18-23"):
+        play_by_clicks(browser, move)
+    browser.find_element(By.ID, "analyse").click()
+    Select(browser.find_element(By.ID, "multipv")).select_by_value("2")
+    until(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#analysis .line")) == 2,
+          "two lines of analysis")
+    browser.find_element(By.ID, "first").click()
+    until(browser, lambda d: page_state(d)["cursor"] == 0, "the start shown")
+    assert page_state(browser)["fen"] == engine.Board("international").fen()
+    browser.find_element(By.ID, "last").click()
+    until(browser, lambda d: page_state(d)["cursor"] == 2, "the last move shown")
+    svg_before = browser.find_element(By.CSS_SELECTOR, "#board svg").get_attribute("outerHTML")
+    browser.find_element(By.ID, "flip").click()
+    until(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#board svg").get_attribute("outerHTML")
+          != svg_before, "the flipped board")
+    browser.find_element(By.ID, "copy-record").click()
+    until(browser, lambda d: "1. 32-28 18-23" in d.find_element(By.ID, "export").get_attribute("value"),
+          "the game record")
+    browser.find_element(By.ID, "copy-fen").click()
+    until(browser, lambda d: d.find_element(By.ID, "export").get_attribute("value")
+          == page_state(d)["fen"], "the FEN")
+
+
+def test_errors_are_shown_on_the_page_and_change_nothing(site, browser):
+    open_game(browser, site, "international")
+    field = browser.find_element(By.ID, "move-input")
+    field.send_keys("32-26\n")
+    until(browser, lambda d: "not a legal move" in d.find_element(By.ID, "message").text, "the error")
+    assert page_state(browser)["line"] == []
+    field = browser.find_element(By.ID, "fen")
+    field.send_keys("W:W99")
+    browser.find_element(By.ID, "new-game").click()
+    until(browser, lambda d: d.find_element(By.ID, "message").text != "", "the FEN error")
+    assert page_state(browser)["fen"] == engine.Board("international").fen()
+
+
+def test_a_game_file_pasted_in_loads(site, browser):
+    open_game(browser, site, "international")
+    text = browser.find_element(By.ID, "load-text")
+    text.send_keys('[Variant "dipole"]\n\n1. e1-e3 d8-d6 *\n')
+    browser.find_element(By.ID, "load-button").click()
+    until(browser, lambda d: page_state(d)["variant"] == "dipole"
+          and page_state(d)["line"] == ["e1-e3", "d8-d6"], "the loaded game")
+    time.sleep(0.2)
+    assert browser.find_element(By.ID, "variant").get_attribute("value") == "dipole"
