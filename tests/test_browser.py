@@ -14,7 +14,7 @@ import engine
 
 pytest.importorskip("bottle", reason="the web board needs Bottle (pip install '.[web]')")
 webdriver = pytest.importorskip("selenium.webdriver", reason="browser tests need Selenium")
-from selenium.common.exceptions import WebDriverException  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
@@ -56,7 +56,10 @@ def browser():
 
 
 def until(driver, test, what):
-    return WebDriverWait(driver, WAIT, poll_frequency=0.05).until(lambda d: test(d), message=what)
+    # The page redraws its board a few times a second: an element found may be gone at once.
+    return WebDriverWait(driver, WAIT, poll_frequency=0.05,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(
+                             lambda d: test(d), message=what)
 
 
 def page_state(driver):
@@ -87,12 +90,20 @@ def open_game(driver, url, variant, fen="", engine_seats=(), movetime=None):
 
 
 def click_token(driver, token):
+    """Click a square, a reserve piece (``@N``) or the bear-off button (``off``)."""
     if token == "off":
-        driver.find_element(By.ID, "off").click()
+        where = "#off"
     elif token.startswith("@"):
-        driver.find_element(By.CSS_SELECTOR, f'#reserve button[data-token="{token}"]').click()
+        where = f'#reserve button[data-token="{token}"]'
     else:
-        driver.find_element(By.CSS_SELECTOR, f'#board rect.square[data-square="{token}"]').click()
+        where = f'#board rect.square[data-square="{token}"]'
+    for _ in range(20):                 # the board redrawn between finding and clicking
+        try:
+            driver.find_element(By.CSS_SELECTOR, where).click()
+            return
+        except StaleElementReferenceException:
+            time.sleep(0.05)
+    raise AssertionError(f"{where} kept changing under the click")
 
 
 def play_by_clicks(driver, move, path=None):

@@ -332,34 +332,44 @@ function drawChoices() {
   $("off").hidden = !offAhead;
   $("off").classList.toggle("chosen", clicks.includes("off"));
 
-  const reserve = $("reserve");
-  reserve.innerHTML = "";
-  const pieces = unique(state.moves.filter((m) => m.paths[0][0] && m.paths[0][0].startsWith("@")))
-    .map((m) => m.paths[0][0]);
-  [...new Set(pieces)].forEach((token) => {
-    const letter = token.slice(1);
-    const button = document.createElement("button");
-    button.type = "button";
-    button.dataset.token = token;
-    button.title = `place a piece from the reserve (${letter})`;
-    const count = state.reserve ? state.reserve[letter] : "";
-    button.textContent = `${FIGURES[letter] || letter}${count ? ` \u00d7${count}` : ""}`;
-    if (clicks[0] === token) button.classList.add("chosen");
-    button.addEventListener("click", () => click(token));
-    reserve.append(button);
-  });
+  const pieces = [...new Set(state.moves.map((m) => m.paths[0][0])
+    .filter((token) => token && token.startsWith("@")))];
+  rebuild("reserve", pieces.map((token) => [token, state.reserve ? state.reserve[token.slice(1)] : ""]),
+    ([token, count]) => {
+      const letter = token.slice(1);
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset.token = token;
+      button.title = `place a piece from the reserve (${letter})`;
+      button.textContent = `${FIGURES[letter] || letter}${count ? ` \u00d7${count}` : ""}`;
+      button.addEventListener("click", () => click(token));
+      return button;
+    });
+  $("reserve").querySelectorAll("button").forEach((button) =>
+    button.classList.toggle("chosen", clicks[0] === button.dataset.token));
 
-  const box = $("choices");
-  box.innerHTML = "";
   const specials = state.moves.filter((m) => m.paths.every((p) => p.length <= 1));
-  for (const move of unique(offered.concat(specials))) {
+  rebuild("choices", unique(offered.concat(specials)).map((m) => [m.move, m.label]), ([move, label]) => {
     const button = document.createElement("button");
     button.type = "button";
-    button.dataset.move = move.move;
-    button.textContent = move.label;
-    button.addEventListener("click", () => play(move.move));
-    box.append(button);
-  }
+    button.dataset.move = move;
+    button.textContent = label;
+    button.addEventListener("click", () => play(move));
+    return button;
+  });
+}
+
+const shownItems = {};
+
+function rebuild(id, items, make) {
+  // Replace the buttons of box `id` only when they change: a button rebuilt under a person's
+  // click (the page redraws a few times a second) would lose it.
+  const key = JSON.stringify(items);
+  if (shownItems[id] === key) return;
+  shownItems[id] = key;
+  const box = $(id);
+  box.innerHTML = "";
+  items.forEach((item) => box.append(make(item)));
 }
 
 // -- the game's line ----------------------------------------------------------------------
@@ -378,7 +388,10 @@ async function undo() {
 
 async function refresh() {
   if (!gameId) return;
-  draw(await api("GET", `/api/games/${gameId}${query()}`));
+  const asked = gameId;
+  const fresh = await api("GET", `/api/games/${asked}${query()}`);
+  // A poll that was under way while the page made a move or a new game is older news.
+  if (asked === gameId && !busy && fresh.generation >= state.generation) draw(fresh);
 }
 
 async function poll() {
@@ -425,7 +438,10 @@ async function init() {
   $("next").addEventListener("click", () => goto(Math.min(state.line.length, state.cursor + 1)));
   $("last").addEventListener("click", () => goto(state.line.length));
   $("undo").addEventListener("click", undo);
-  $("flip").addEventListener("click", async () => { flipped = !flipped; shownSvg = ""; await act(refresh); });
+  $("flip").addEventListener("click", async () => {
+    flipped = !flipped;
+    await act(async () => draw(await api("GET", `/api/games/${gameId}${query()}`)));
+  });
   $("copy-fen").addEventListener("click", () => state && copy(state.fen));
   $("copy-record").addEventListener("click", async () => {
     if (gameId) await act(async () => copy(await api("GET", `/api/games/${gameId}/record`)));
