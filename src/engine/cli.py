@@ -99,6 +99,7 @@ def cmd_match(args) -> int:
     import random
 
     from .match import EngineSpec, Match, default_engine_command, parse_time_control, summary
+    from .parallel import ray_address
     from .openings import load, random_openings, schedule
 
     texts = args.engine or []
@@ -128,10 +129,12 @@ def cmd_match(args) -> int:
     sprt = None
     if args.sprt:
         sprt = (args.sprt[0], args.sprt[1], args.alpha, args.beta)
+    ray = ray_address(args.ray)
     match = Match(specs, args.variant, tc, openings, args.concurrency, args.pdn, sprt,
-                  results_path=args.results)
+                  results_path=args.results, ray=ray)
+    where = f"pairs on Ray ({ray})" if ray else f"{args.concurrency} at a time"
     print(f"{match.names[0]} vs {match.names[1]}, {args.variant}, {2 * pairs} games, {tc}, "
-          f"{args.concurrency} at a time" + (f", games saved to {args.pdn}" if args.pdn else "")
+          f"{where}" + (f", games saved to {args.pdn}" if args.pdn else "")
           + (f", results in {args.results}" if args.results else ""),
           flush=True)
     result = match.run()
@@ -145,7 +148,7 @@ def cmd_selfplay(args) -> int:
     played, kept = selfplay.run(args.variant, args.games, args.out, nodes=args.nodes,
                                 workers=args.workers, random_plies=(args.random_plies[0],
                                                                     args.random_plies[1]),
-                                eval_file=args.eval_file, seed=args.seed)
+                                eval_file=args.eval_file, seed=args.seed, ray=args.ray)
     print(f"{played} games played now, {kept:,} positions kept, in {args.out}")
     return 0
 
@@ -341,6 +344,15 @@ def cmd_openings(args) -> int:
     return 0
 
 
+def ray_option(p, units: str) -> None:
+    p.add_argument("--ray", metavar="ADDRESS", default=None,
+                   help=f"run the {units} on a Ray cluster: its address, 'auto' (the cluster "
+                   "this machine belongs to) or 'local' (a Ray instance for this run alone); "
+                   "RAY_ADDRESS in the environment does the same. Needs pip install "
+                   "'dimensiones[cluster]' here and on every machine of the cluster; the results "
+                   "are the same as with local processes")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m engine", description=DESCRIPTION,
@@ -410,6 +422,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="varies the random openings: runs that differ only in their seed play "
                    "different openings (default 0)")
     p.add_argument("--out", "-o", required=True, metavar="DIR", help="where the files go")
+    ray_option(p, "batches of 16 games")
     p.set_defaults(func=cmd_selfplay)
 
     p = sub.add_parser("train", help="fit the learned evaluation",
@@ -562,6 +575,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run an SPRT of H0: elo = ELO0 against H1: elo = ELO1 and stop on a verdict")
     p.add_argument("--alpha", type=float, default=0.05, help="SPRT false positive rate")
     p.add_argument("--beta", type=float, default=0.05, help="SPRT false negative rate")
+    ray_option(p, "game pairs (each worker starts both engines)")
     p.set_defaults(func=cmd_match)
 
     p = sub.add_parser("openings", help="list the opening sets, or print one",

@@ -185,7 +185,8 @@ class MatchResult:
 class Match:
     def __init__(self, specs: list, variant: str, tc: TimeControl, openings: list,
                  concurrency: int = 1, pdn_path: str | None = None, sprt: tuple | None = None,
-                 report=print, event: str = "Dimensiones match", results_path: str | None = None):
+                 report=print, event: str = "Dimensiones match", results_path: str | None = None,
+                 ray: str | None = None):
         if any(s.protocol == "hub" for s in specs) and not games.game(variant).hub:
             raise EngineError(f"the Hub protocol does not carry {variant}")
         self.specs = specs
@@ -206,8 +207,11 @@ class Match:
         self._pairs: dict = {}
         self._stop = threading.Event()
         self._fatal: str | None = None
+        self.ray = ray                   # pairs on a Ray cluster (engine.parallel) when set
 
     def run(self) -> MatchResult:
+        if self.ray is not None:
+            return self._run_on_ray()
         jobs: queue.Queue = queue.Queue()
         number = 0
         for i, opening in enumerate(self.openings):
@@ -227,6 +231,31 @@ class Match:
             w.join()
         if self._fatal:
             raise EngineError(self._fatal)
+        return self.result
+
+    def _run_on_ray(self) -> MatchResult:
+        """Each pair of games is a unit of work on the cluster, played by a worker that starts
+        both engines; the head keeps the score, the SPRT and the files as the pairs arrive."""
+        from .parallel import Runner
+        runner = Runner(self.concurrency, self.ray)
+        total = 2 * len(self.openings)
+        self._started = time.monotonic()
+        if self.pdn_path:
+            open(self.pdn_path, "w").close()
+        units = [(self.specs, self.names, self.variant, self.tc, 2 * i + 1, opening)
+                 for i, opening in enumerate(self.openings)]
+        results = runner.map_unordered(play_pair, units)
+        try:
+            for first, second in results:
+                pair = (first.number - 1) // 2
+                self._record(first, pair, False, total)
+                self._record(second, pair, True, total)
+                if self._stop.is_set():
+                    break
+        finally:
+            close = getattr(results, "close", None)
+            if close is not None:
+                close()                    # cancels the pairs not yet played
         return self.result
 
     def _worker(self, jobs: queue.Queue, total: int) -> None:
@@ -312,6 +341,46 @@ class Match:
                 write_results(self.results_path, self)
             if self.report:
                 self.report(line)
+
+
+def play_pair(unit) -> tuple[GameRecord, GameRecord]:
+    """A unit of a match on Ray: both games of one opening (the first engine White, then
+    Black), with engines started here. Raises EngineError, naming this machine, when an engine
+    cannot start here (its command missing on this worker, say)."""
+    import shutil
+    import socket
+
+    specs, names, variant, tc, number, opening = unit
+    for spec in specs:
+        program = shlex.split(spec.command)[0]
+        if shutil.which(program) is None and not os.path.exists(program):
+            raise EngineError(f"engine {spec.name}: {program!r} is not on {socket.gethostname()}: "
+                              f"every machine of the cluster needs the engines' commands")
+    engines = [connect(spec, variant) for spec in specs]
+    try:
+        for k, eng in enumerate(engines):
+            try:
+                eng.restart()
+            except EngineFailure as exc:
+                raise EngineError(f"engine {names[k]} ({specs[k].command}) could not start on "
+                                  f"{socket.gethostname()}: {exc}") from None
+        records = []
+        for swap in (False, True):
+            order = [1, 0] if swap else [0, 1]
+            records.append(play_game(number + swap, [engines[k] for k in order],
+                                     [names[k] for k in order], variant, opening, tc))
+            for k, eng in enumerate(engines):
+                if eng.proc is None or eng.proc.poll() is not None or records[-1].forfeit == names[k]:
+                    try:
+                        eng.restart()
+                    except EngineFailure:
+                        pass                   # its next game is a forfeit, as at home
+        for record in records:               # moves as strings: native moves do not pickle
+            record.moves = [str(m) for m in record.moves]
+        return records[0], records[1]
+    finally:
+        for eng in engines:
+            eng.stop()
 
 
 def summary(result: MatchResult) -> list[str]:

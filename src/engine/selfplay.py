@@ -83,26 +83,30 @@ def play_batch(variant: str, number: int, games: int, nodes: int, random_plies: 
 
 
 def _job(args):
-    variant, number, games, nodes, plies, eval_file, seed, out, meta = args
-    arrays = play_batch(variant, number, games, nodes, plies, eval_file, seed)
-    path = batch_path(Path(out), variant, number)
+    """One batch: its number and arrays. Only the head writes files, so that a batch played on
+    another machine (Ray) lands in the head's folder, and a batch run twice writes once."""
+    variant, number, games, nodes, plies, eval_file, seed = args
+    return number, play_batch(variant, number, games, nodes, plies, eval_file, seed)
+
+
+def _write(path: Path, arrays: dict, meta: dict) -> None:
     tmp = path.with_name(path.name + ".tmp.npz")
     np.savez_compressed(tmp, meta=np.array(json.dumps(meta)), **arrays)
     os.replace(tmp, path)
-    return number, games, len(arrays["stm"])
 
 
 def run(variant: str, games: int, out: str | os.PathLike, nodes: int = 2000, workers: int = 1,
         random_plies: tuple[int, int] = (4, 8), eval_file: str | None = None,
-        progress: bool = True, seed: int = 0) -> tuple[int, int]:
+        progress: bool = True, seed: int = 0, ray: str | None = None) -> tuple[int, int]:
     """Play ``games`` games (rounded up to batches of BATCH_GAMES) into ``out``, skipping
-    batches already there; returns (games played now, positions kept now)."""
-    from multiprocessing import get_context
-
+    batches already there; returns (games played now, positions kept now). The batches run on
+    ``workers`` local processes, or on a Ray cluster (``ray``: an address, ``auto`` or
+    ``local``; see `engine.parallel`); the files are the same either way."""
     from tqdm import tqdm
 
     from . import patterns
     from .games import names
+    from .parallel import Runner
     if variant not in names(learned=True):
         raise EngineError(f"self-play trains the draughts games' learned evaluation; {variant!r} "
                           f"has none yet (games: {', '.join(names(learned=True))})")
@@ -112,23 +116,23 @@ def run(variant: str, games: int, out: str | os.PathLike, nodes: int = 2000, wor
         raise EngineError(f"random plies {random_plies[0]} to {random_plies[1]}: need 0 <= MIN <= MAX")
     if eval_file is not None and eval_file != patterns.HAND_SET:
         patterns.read(eval_file)                       # a bad file fails here, not in a worker
+    runner = Runner(workers, ray)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     meta = {"variant": variant, "nodes": nodes, "random_plies": list(random_plies),
             "evaluation": eval_file or patterns.current(variant), "seed": seed}
     batches = -(-games // BATCH_GAMES)
     todo = [n for n in range(batches) if not batch_path(out, variant, n).exists()]
-    jobs = [(variant, n, BATCH_GAMES, nodes, random_plies, eval_file, seed, str(out), meta)
-            for n in todo]
+    jobs = [(variant, n, BATCH_GAMES, nodes, random_plies, eval_file, seed) for n in todo]
     played = kept = 0
     bar = tqdm(total=batches * BATCH_GAMES, initial=(batches - len(todo)) * BATCH_GAMES,
                unit="game", desc=f"selfplay {variant}", disable=None if progress else True)
-    with get_context("fork").Pool(workers) as pool:
-        for _, n_games, n_positions in pool.imap_unordered(_job, jobs):
-            played += n_games
-            kept += n_positions
-            bar.update(n_games)
-            bar.set_postfix(positions=kept)
+    for number, arrays in runner.map_unordered(_job, jobs):
+        _write(batch_path(out, variant, number), arrays, meta)
+        played += BATCH_GAMES
+        kept += len(arrays["stm"])
+        bar.update(BATCH_GAMES)
+        bar.set_postfix(positions=kept)
     bar.close()
     return played, kept
 
