@@ -103,12 +103,11 @@ def _connect(address: str, workers: int):
         raise EngineError("--ray needs Ray: pip install 'dimensiones[cluster]' (or pip install "
                           "ray) on this machine and on every machine of the cluster") from None
     if not ray.is_initialized():
-        options = dict(include_dashboard=False, log_to_driver=False, ignore_reinit_error=True)
         try:
             if address == "local":
-                ray.init(num_cpus=workers, **options)
+                ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
             else:
-                ray.init(address=address, **options)
+                ray.init(address=address, include_dashboard=False, log_to_driver=False)
         except (ConnectionError, RuntimeError, ValueError) as exc:
             raise EngineError(f"cannot reach a Ray cluster at {address!r}: {exc}") from None
     return ray
