@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import EngineError, parallel, patterns, selfplay
+from engine import EngineError, egdb, parallel, patterns, selfplay
 from engine.clients import EngineSpec, TimeControl
 from engine.match import Match
 
@@ -109,3 +109,19 @@ def test_an_unreachable_cluster_is_a_clear_error(monkeypatch):
     monkeypatch.setattr(ray, "init", lambda **kw: (_ for _ in ()).throw(ConnectionError("refused")))
     with pytest.raises(EngineError, match="cannot reach a Ray cluster at '10.9.9.9:1'"):
         parallel.Runner(1, ray="10.9.9.9:1")
+
+
+def test_a_table_build_on_ray_writes_the_same_slices(tmp_path):
+    local = egdb.build("checkers", 3, tmp_path / "local", report=None, threads=2)
+    lines = []
+    on_ray = egdb.build("checkers", 3, tmp_path / "ray", report=lines.append, ray="local")
+    assert len(lines) == len(local.manifest["slices"]) == len(egdb.signatures("checkers", 3))
+    for name, entry in local.manifest["slices"].items():
+        other = on_ray.manifest["slices"][name]
+        assert (other["sha256"], other["wins"], other["longest_plies"]) == \
+            (entry["sha256"], entry["wins"], entry["longest_plies"])
+
+
+def test_a_build_on_ray_needs_the_folder_on_every_worker(tmp_path):
+    with pytest.raises(egdb.TableError, match="shared by every machine"):
+        egdb._build_unit(("checkers", str(tmp_path / "not-shared"), (1, 1, 0, 0)))

@@ -171,7 +171,8 @@ def cmd_egdb(args) -> int:
               f"{args.dir}/{args.variant} (interrupt at any time: a new build resumes)", flush=True)
         start = time.perf_counter()
         tables = egdb.build(args.variant, args.pieces, args.dir,
-                            report=lambda line: print(line, flush=True), threads=args.threads)
+                            report=lambda line: print(line, flush=True), threads=args.threads,
+                            ray=args.ray)
         size = sum(e["bytes"] + e.get("dist_bytes", 0) for e in tables.manifest["slices"].values())
         print(f"done: {len(tables.manifest['slices'])} slices, {size:,} bytes, "
               f"{time.perf_counter() - start:.1f} s")
@@ -498,6 +499,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="compress: compare the compressed entries, as probed, with the raw "
                    "ones: runs of entries at random places of each slice (default), all of "
                    "them (slow: several positions are probed for each capture or loss), or none")
+    ray_option(p, "slices of a build (the table directory shared by every machine, at the "
+               "same path)")
     p.set_defaults(func=cmd_egdb)
 
     p = sub.add_parser("solve", help="exact value of a position",

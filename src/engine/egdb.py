@@ -349,12 +349,16 @@ class Tables:
 
 
 def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
-          report=print, kings_only: bool = False, threads: int | None = None) -> Tables:
+          report=print, kings_only: bool = False, threads: int | None = None,
+          ray: str | None = None) -> Tables:
     """Build every slice up to ``pieces`` pieces into ``directory/variant`` (slices already
     there and intact are kept), reporting a line per slice; returns the loaded Tables.
     ``kings_only`` builds only the slices without men (they never lead to a slice with men).
     Slices with the same number of pieces and of men do not depend on each other and are built
-    ``threads`` at a time (default: every processor)."""
+    ``threads`` at a time (default: every processor), or on a Ray cluster (``ray``: see
+    `engine.parallel`), where every worker reads the slices below from ``directory`` — a
+    folder shared by every machine, at the same path — checking each one's size and checksum,
+    and only this process writes files."""
     _check_variant(variant)
     if pieces < 2:
         raise TableError("tables need at least 2 pieces")
@@ -431,14 +435,50 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
         men = sig[0] + sig[2] if len(sig) == 4 else 0
         groups.setdefault((sum(sig), men), []).append(sig)
     from concurrent.futures import ThreadPoolExecutor
+
+    from .parallel import Runner, ray_address
+    runner = Runner(threads, ray) if ray_address(ray) else None
+    if runner is not None and not (folder / MANIFEST).exists():
+        _write_json(folder / MANIFEST, manifest)        # workers read it from the first level
     with ThreadPoolExecutor(max_workers=threads) as pool:
         for key in sorted(groups):
             pending = [sig for sig in groups[key] if not keep(sig)]
             # The biggest slices first, so that the threads finish together.
             pending.sort(key=native.size, reverse=True)
-            for sig, values, counts, seconds in pool.map(compute, pending):
-                record(sig, values, counts, seconds)
+            if runner is None:
+                built = pool.map(compute, pending)
+            else:
+                shared = str(folder.parent.resolve())
+                built = runner.map_unordered(_build_unit, [(variant, shared, sig) for sig in pending])
+            for sig, values, counts, seconds in built:
+                record(tuple(sig), values, counts, seconds)
     return Tables(directory, variant)
+
+
+# A Ray worker's tables, kept between its units: (directory, variant) -> (native, names loaded).
+_WORKER_TABLES: dict = {}
+
+
+def _build_unit(unit) -> tuple:
+    """Build one slice on a Ray worker, from the slices below it in the shared folder (each
+    loaded once a worker, its size and checksum checked); the values go back to the head."""
+    import socket
+
+    variant, directory, sig = unit
+    folder = Path(directory) / variant
+    native, loaded = _WORKER_TABLES.setdefault((directory, variant), (_native(variant), set()))
+    try:
+        manifest = _read_manifest(folder, variant)
+    except TableError as exc:
+        raise TableError(f"on {socket.gethostname()}: {exc} (a build on Ray needs the table "
+                         f"folder shared by every machine, at the same path)") from None
+    for name, entry in manifest["slices"].items():
+        if name not in loaded:
+            _load_slice(folder, name, entry, native)
+            loaded.add(name)
+    t0 = time.perf_counter()
+    values, counts = native.build(tuple(sig))
+    return tuple(sig), values, counts, time.perf_counter() - t0
 
 
 CHECK_RUN = 4096                # a sampled check compares this many entries in a row ...
