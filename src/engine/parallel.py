@@ -19,6 +19,7 @@ machine of the cluster, in the same version.
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any, Callable, Iterable, Iterator
 
 from .errors import EngineError
@@ -73,7 +74,11 @@ class Runner:
 
     def _on_processes(self, function, units) -> Iterator:
         from multiprocessing import get_context
-        with get_context("fork").Pool(min(self.workers, len(units))) as pool:
+        # A fork copies the threads' locks in whatever state they are: not safe in a process
+        # that runs Ray's threads, where the children are spawned instead.
+        ray = sys.modules.get("ray")
+        method = "spawn" if ray is not None and ray.is_initialized() else "fork"
+        with get_context(method).Pool(min(self.workers, len(units))) as pool:
             yield from pool.imap_unordered(function, units)
 
     def _on_ray(self, function, units) -> Iterator:
