@@ -181,6 +181,10 @@ def test_bad_requests_get_a_message_and_change_nothing(server):
     assert status == 400 and answer["error"]
     status, answer = call(url, "POST", "/api/games", {"variant": "international", "engine": ["red"]})
     assert status == 400 and "no seat red" in answer["error"]
+    status, answer = call(url, "POST", "/api/games", {"variant": "international", "engine": "black"})
+    assert status == 400 and "must be a list of names" in answer["error"]
+    status, answer = call(url, "POST", "/api/games", {"variant": "international", "engine": [1]})
+    assert status == 400 and "must be a list of names" in answer["error"]
     status, answer = call(url, "POST", "/api/games", {"variant": "international", "movetime": 0})
     assert status == 400 and "between 0.05 and 60" in answer["error"]
     status, answer = call(url, "POST", "/api/games", b"{not json")
@@ -381,3 +385,32 @@ def test_special_moves_have_their_own_controls():
     ally = {m["move"]: m for m in webgame.click_moves(engine.Board("superdimensiones", "5c/6/2b3/1b4/b5/a5 a ICAWR - 0 0"))}
     assert ally["a1>a3>c3"]["paths"] == [["a1", "a3", "c3"]] and not ally["a1>a3>c3"]["skip"]
     assert clicked(ally.values(), ["a1", "a3"]) == {"a1>a3"}
+
+
+def test_random_requests_never_break_the_server(server):
+    """Any JSON a page could send gets 200 or a 400 with a message, never a server error."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    _, url = server
+    key, _ = new_game(url, "international")
+    values = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True)
+                          | st.text(max_size=12), lambda inner: st.lists(inner, max_size=3), max_leaves=6)
+    fields = st.dictionaries(st.sampled_from(["variant", "fen", "engine", "movetime", "move", "ply",
+                                              "analyse", "multipv", "text"]), values, max_size=4)
+    routes = st.sampled_from(["/api/games", f"/api/games/{key}/move", f"/api/games/{key}/goto",
+                              f"/api/games/{key}/settings", "/api/load"])
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(routes, fields)
+    def check(route, body):
+        status, answer = call(url, "POST", route, body)
+        assert status in (200, 400), (route, body, answer)
+        if status == 400:
+            assert isinstance(answer["error"], str) and answer["error"]
+        elif route == "/api/games" or route == "/api/load":
+            call(url, "POST", f"/api/games/{answer['id']}/close")
+        else:
+            call(url, "POST", f"/api/games/{key}/settings", {"engine": [], "analyse": False})
+    check()
+    call(url, "POST", f"/api/games/{key}/close")

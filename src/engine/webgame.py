@@ -289,6 +289,8 @@ class WebGame:
     # -- inside ---------------------------------------------------------------------------------
 
     def _check_seats(self, chosen) -> set:
+        if isinstance(chosen, str) or not all(isinstance(seat, str) for seat in chosen):
+            raise WebError(f"the engine's seats must be a list of names, not {chosen!r}")
         chosen = set(chosen)
         unknown = chosen - set(self.seats)
         if unknown:
