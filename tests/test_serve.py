@@ -17,14 +17,14 @@ pytest.importorskip("bottle", reason="the web board needs Bottle (pip install '.
 from engine import serve  # noqa: E402
 
 SHORT_GAMES = {     # a position and a line that ends the game (used by the browser tests too)
-    "international": ("W:W28,33:B22,12,13", ["28x19"]),
-    "spanish": ("W:W11:B14,21", ["11x25"]),
-    "checkers": ("B:W18,10:B7", ["7x23"]),
-    "chapinas": ("W:W23.4:B27.5,37.6", ["23x43"]),
-    "turkish": ("W:Wg1:Bf3,g2", ["g1xe3"]),
-    "gothic-checkers": ("W:Wc3:Bd3,e4", ["c3xe5"]),
-    "dipole": ("W:Wa7.1:Bb4.2", ["a7-off1"]),
-    "superajedrez": ("7k/5K2/8/8/8/8/8/8[R] w - - 0 1", ["R@h1"]),
+    "international": ("W:W8,24:B31,16", ["8-3", "16-21", "3x37"]),      # a new king takes two
+    "spanish": ("W:W27,2:B13,22", ["27-31", "13-10", "31x3"]),
+    "checkers": ("B:W20,24:B25,7", ["7-11", "20-16", "11x27"]),
+    "chapinas": ("W:W13.4,19.3:B28.5,23.6", ["19-25", "23-18", "13x33"]),
+    "turkish": ("W:Wf7,d1:Bf5,f2", ["f7-f8", "f5-f4", "f8xf1"]),
+    "gothic-checkers": ("W:Wg5,b1:Bf3,e3", ["b1-c2", "e3-d2", "c2xg4"]),
+    "dipole": ("W:Wd8.2:Bc1.3", ["d8-off1", "c1-off1", "d8-off1"]),
+    "superajedrez": ("7k/5K2/8/8/8/8/8/8[RNn] w - - 0 1", ["f7g6", "N@a1", "R@a8"]),
     "superdimensiones": ("d5/6/3c2/2a1a1/6/a5 a MCUWR B1 0 0", ["a1-b2", "huff-c3", "d4-c3"]),
 }
 
