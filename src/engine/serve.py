@@ -43,6 +43,10 @@ MAX_GAMES = 32                  # games held at once; a page asking for more is 
 CLOSE_AFTER = 1800.0            # seconds without a request: the game is dropped
 
 
+class GameNotFound(EngineError):
+    """A request names a game this server does not hold (closed, or the server restarted)."""
+
+
 def _bottle():
     try:
         import bottle
@@ -152,8 +156,8 @@ def app(server: Lobby):
         def run(*args, **kwargs):
             try:
                 return action(*args, **kwargs)
-            except LookupError as exc:
-                return reply({"error": str(exc.args[0]) if exc.args else "not found"}, 404)
+            except GameNotFound as exc:
+                return reply({"error": str(exc)}, 404)
             except (EngineError, ValueError, TypeError) as exc:
                 return reply({"error": str(exc)}, 400)
         return run
@@ -161,7 +165,7 @@ def app(server: Lobby):
     def game_of(key: str) -> WebGame:
         game = server.get(key)
         if game is None:
-            raise LookupError(f"no game {key!r} on this server (closed, or the server restarted)")
+            raise GameNotFound(f"no game {key!r} on this server (closed, or the server restarted)")
         game.touch()
         return game
 
@@ -251,7 +255,7 @@ def app(server: Lobby):
     @handled
     def close(key):
         if not server.close(key):
-            raise LookupError(f"no game {key!r} on this server")
+            raise GameNotFound(f"no game {key!r} on this server")
         return reply({"closed": key})
 
     return web
