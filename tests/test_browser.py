@@ -222,3 +222,13 @@ def test_a_game_file_pasted_in_loads(site, browser):
           and page_state(d)["line"] == ["e1-e3", "d8-d6"], "the loaded game")
     time.sleep(0.2)
     assert browser.find_element(By.ID, "variant").get_attribute("value") == "dipole"
+    # Nobody's seat is the engine's in a loaded game, and the page shows it.
+    assert not browser.find_elements(By.CSS_SELECTOR, "#seats input:checked")
+    # A file that goes wrong loads up to the error and says where.
+    text = browser.find_element(By.ID, "load-text")
+    text.clear()
+    text.send_keys('[Variant "dipole"]\n\n1. e1-e3 d8-d6 2. e3-h9 *\n')
+    browser.find_element(By.ID, "load-button").click()
+    until(browser, lambda d: "read with warnings" in d.find_element(By.ID, "message").text,
+          "the warning")
+    assert page_state(browser)["line"] == ["e1-e3", "d8-d6"]

@@ -36,10 +36,9 @@ function say(text) { $("message").textContent = text || ""; }
 async function act(work) {
   // One user action: its request, the new state drawn, its error shown.
   busy += 1;
+  say("");
   try {
-    const result = await work();
-    say("");
-    return result;
+    return await work();
   } catch (error) {
     say(error.message);
   } finally {
@@ -172,8 +171,7 @@ function unique(moves) {
 function click(token) {
   if (!state || !state.moves.length) return;
   if (clicks.length === 1 && clicks[0] === token) {     // the same square again: let go
-    clicks = [];
-    offered = [];
+    letGo();
     drawChoices();
     return;
   }
@@ -257,6 +255,11 @@ function draw(newState) {
   drawAnalysis();
   drawTables();
   if (document.activeElement !== $("movetime")) $("movetime").value = state.movetime;
+  if ($("variant").value === state.variant) {          // the seats shown are this game's
+    $("seats").querySelectorAll("input").forEach((box) => {
+      box.checked = state.engine_seats.includes(box.value);
+    });
+  }
   $("analyse").checked = state.analysing;
   $("multipv").value = String(state.multipv);
   drawChoices();
