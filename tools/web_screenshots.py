@@ -57,7 +57,7 @@ def main() -> int:
     httpd, lobby, url = serve.start(port=0, hash_mb=16)
     options = webdriver.ChromeOptions()
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                     "--window-size=1280,900", "--hide-scrollbars"):
+                     "--window-size=1280,1100", "--hide-scrollbars"):
         options.add_argument(argument)
     options.binary_location = shutil.which("chromium") or shutil.which("chromium-browser")
     driver = webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver")))

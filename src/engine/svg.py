@@ -70,7 +70,7 @@ def board(board, *, size: int | None = None, lastmove=None, arrows=(), squares=(
     moved = shape.squares_in(str(lastmove)) if lastmove is not None else []
     edge = EDGE if coordinates else 0
     side_panel = 4 * SQ if shape.kind == "superajedrez" else 0
-    footer = 40 if shape.kind == "superdimensiones" else 0
+    footer = 52 if shape.kind == "superdimensiones" else 0
     width = edge + shape.files * SQ + side_panel
     height = shape.ranks * SQ + edge + footer
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
@@ -254,12 +254,12 @@ class _Shape:
             state = ", ".join(f"sub-game {k} {'open' if v is None else v}"
                               for k, v in board.subgame_results().items())
             chooser, huff, _ = board.fen().split()[1].partition("!")
-            text = (f"team {chooser} chooses the man to remove (huff)" if huff else
-                    f"team {board.team} to move") + f" \u00b7 cards {board.cards}"
+            lines = [f"team {chooser} chooses the man to remove (huff)" if huff else
+                     f"team {board.team} to move", f"cards {board.cards}", state]
             return [f'<circle cx="{10}" cy="{bottom + 10}" r="6" fill="{TEAM_COLOURS[chooser]}" '
-                    f'class="turn"/>', f'<text x="22" y="{bottom + 14}" font-size="12" '
-                    f'class="status">{escape(text)}</text>', f'<text x="22" y="{bottom + 32}" '
-                    f'font-size="12" class="status">{escape(state)}</text>']
+                    f'class="turn"/>'] + [f'<text x="22" y="{bottom + 14 + 16 * i}" font-size="11" '
+                                          f'class="status">{escape(text)}</text>'
+                                          for i, text in enumerate(lines)]
         return []
 
 

@@ -281,8 +281,14 @@ function drawLine() {
     item.append(span);
     list.append(item);
   });
+  // Keep the current move in sight, scrolling the list alone (never the page).
   const current = list.querySelector(".current");
-  if (current) current.scrollIntoView({block: "nearest"});
+  if (current) {
+    const top = current.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top + current.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = top - list.clientHeight / 2;
+    }
+  }
 }
 
 function drawAnalysis() {
