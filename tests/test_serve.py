@@ -414,3 +414,35 @@ def test_random_requests_never_break_the_server(server):
             call(url, "POST", f"/api/games/{key}/settings", {"engine": [], "analyse": False})
     check()
     call(url, "POST", f"/api/games/{key}/close")
+
+
+def test_the_command_line_serves_until_interrupted():
+    import signal
+    import subprocess
+    import sys
+    process = subprocess.Popen([sys.executable, "-m", "engine", "serve", "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("Dimensiones web board on http://127.0.0.1:"), line
+        url = line.split()[4]
+        status, info = call(url, "GET", "/api/variants")
+        assert status == 200 and len(info["variants"]) == len(GAMES)
+        process.send_signal(signal.SIGINT)
+        out, _ = process.communicate(timeout=30)
+        assert process.returncode == 0 and "stopping" in out
+    finally:
+        process.kill()
+
+
+def test_a_port_in_use_is_a_clear_error():
+    import socket
+    import subprocess
+    import sys
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "engine", "serve", "--port", str(port)],
+                              capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and f"cannot listen on 127.0.0.1:{port}" in done.stdout

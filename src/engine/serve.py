@@ -298,11 +298,11 @@ def main(args) -> int:
         print(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc} "
               f"(another server there? try --port)")
         return 1
-    print(f"Dimensiones web board on {url}  (Ctrl-C stops it)", flush=True)
-    if args.open:
-        import webbrowser
-        webbrowser.open(url)
-    try:
+    try:                                   # Ctrl-C is how a server is stopped: exit 0
+        print(f"Dimensiones web board on {url}  (Ctrl-C stops it)", flush=True)
+        if args.open:
+            import webbrowser
+            webbrowser.open(url)
         while True:
             time.sleep(3600)
     except KeyboardInterrupt:
