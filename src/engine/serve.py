@@ -289,6 +289,18 @@ def start(host: str = "127.0.0.1", port: int = 8000, egdb=None, hash_mb: int = 3
     return httpd, board, url
 
 
+def _load_tables(lobby: Lobby, folder) -> None:
+    """Load the tables under --egdb before the first page asks, saying what was found."""
+    found = []
+    for name in GAMES:
+        tables = lobby.tables(name)
+        if tables is not None:
+            found.append(f"{name} ({len(tables.manifest['slices'])} slices)")
+        elif isinstance(lobby._tables.get(name), str):
+            print(f"endgame tables of {name} not loaded: {lobby._tables[name]}", flush=True)
+    print(f"endgame tables from {folder}: {', '.join(found) or 'none found'}", flush=True)
+
+
 def main(args) -> int:
     """``python -m engine serve``: serve until interrupted."""
     _bottle()
@@ -299,6 +311,8 @@ def main(args) -> int:
               f"(another server there? try --port)")
         return 1
     try:                                   # Ctrl-C is how a server is stopped: exit 0
+        if args.egdb:
+            _load_tables(board, args.egdb)
         print(f"Dimensiones web board on {url}  (Ctrl-C stops it)", flush=True)
         if args.open:
             import webbrowser
