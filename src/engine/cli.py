@@ -10,6 +10,7 @@ import time
 from . import Board, Engine, __version__, divide, games, perft, variants
 from .bench import DEFAULT_DEPTH, DEFAULT_HASH_MB, run_bench
 from .errors import EngineError
+from .parallel import ray_address
 from .types import Termination
 
 DESCRIPTION = """\
@@ -99,7 +100,6 @@ def cmd_match(args) -> int:
     import random
 
     from .match import EngineSpec, Match, default_engine_command, parse_time_control, summary
-    from .parallel import ray_address
     from .openings import load, random_openings, schedule
 
     texts = args.engine or []
@@ -148,7 +148,8 @@ def cmd_selfplay(args) -> int:
     played, kept = selfplay.run(args.variant, args.games, args.out, nodes=args.nodes,
                                 workers=args.workers, random_plies=(args.random_plies[0],
                                                                     args.random_plies[1]),
-                                eval_file=args.eval_file, seed=args.seed, ray=args.ray)
+                                eval_file=args.eval_file, seed=args.seed,
+                                ray=ray_address(args.ray))
     print(f"{played} games played now, {kept:,} positions kept, in {args.out}")
     return 0
 
@@ -172,7 +173,7 @@ def cmd_egdb(args) -> int:
         start = time.perf_counter()
         tables = egdb.build(args.variant, args.pieces, args.dir,
                             report=lambda line: print(line, flush=True), threads=args.threads,
-                            ray=args.ray)
+                            ray=ray_address(args.ray))
         size = sum(e["bytes"] + e.get("dist_bytes", 0) for e in tables.manifest["slices"].values())
         print(f"done: {len(tables.manifest['slices'])} slices, {size:,} bytes, "
               f"{time.perf_counter() - start:.1f} s")

@@ -436,8 +436,8 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
         groups.setdefault((sum(sig), men), []).append(sig)
     from concurrent.futures import ThreadPoolExecutor
 
-    from .parallel import Runner, ray_address
-    runner = Runner(threads, ray) if ray_address(ray) else None
+    from .parallel import Runner
+    runner = Runner(threads, ray) if ray else None
     if runner is not None and not (folder / MANIFEST).exists():
         _write_json(folder / MANIFEST, manifest)        # workers read it from the first level
     with ThreadPoolExecutor(max_workers=threads) as pool:

@@ -359,11 +359,14 @@ def play_pair(unit) -> tuple[GameRecord, GameRecord]:
     engines = [connect(spec, variant) for spec in specs]
     try:
         for k, eng in enumerate(engines):
-            try:
-                eng.restart()
-            except EngineFailure as exc:
-                raise EngineError(f"engine {names[k]} ({specs[k].command}) could not start on "
-                                  f"{socket.gethostname()}: {exc}") from None
+            for attempt in range(3):                 # three tries, as a local match gives
+                try:
+                    eng.restart()
+                    break
+                except EngineFailure as exc:
+                    if attempt == 2:
+                        raise EngineError(f"engine {names[k]} ({specs[k].command}) could not "
+                                          f"start on {socket.gethostname()}: {exc}") from None
         records = []
         for swap in (False, True):
             order = [1, 0] if swap else [0, 1]

@@ -28,9 +28,10 @@ RETRIES = 3                       # runs of a unit whose worker died, on Ray
 
 
 def ray_address(requested: str | None) -> str | None:
-    """The Ray address to use: the one asked for (``auto``: the cluster this machine belongs
-    to; ``local``: a Ray instance started for this run alone), else ``RAY_ADDRESS``, else None
-    (local processes)."""
+    """The Ray address a command uses: the one asked for with ``--ray`` (``auto``: the cluster
+    this machine belongs to; ``local``: a Ray instance started for this run alone), else
+    ``RAY_ADDRESS``, else None (local processes). The Python functions take the address as an
+    argument and read no environment."""
     if requested:
         return requested
     return os.environ.get("RAY_ADDRESS") or None
@@ -38,13 +39,14 @@ def ray_address(requested: str | None) -> str | None:
 
 class Runner:
     """Runs units on ``workers`` local processes, or on a Ray cluster (``ray``: an address,
-    ``auto`` or ``local``; None reads ``RAY_ADDRESS``)."""
+    ``auto`` or ``local``; the command line's ``--ray`` or ``RAY_ADDRESS``, see
+    `ray_address`)."""
 
     def __init__(self, workers: int = 1, ray: str | None = None):
         if workers < 1:
             raise EngineError("workers must be 1 or more")
         self.workers = workers
-        self.address = ray_address(ray)
+        self.address = ray or None
         self._ray: Any = None
         if self.address is not None:
             self._ray = _connect(self.address, workers)
