@@ -384,6 +384,20 @@ def test_fitting_recovers_known_weights():
     assert fitted_king == pytest.approx(truth[-n + 1] + truth[table].mean(0), abs=0.1)
 
 
+@pytest.mark.parametrize("man", [1.0, -1.0])
+def test_material_scale_keeps_the_sign_of_a_man(man):
+    """Results that a man's worth explains give that worth back, negative where men are a
+    burden (antidraughts: its fitted values are then in centi-men of a man's size, a man -100);
+    results it does not explain are refused."""
+    data = train.Data("checkers", dataset("checkers", 2000, 3), 0.0, 100.0)
+    material = data.dense[:, [0, 1, 6]] * data.sign[:, None]
+    data.target = 1 / (1 + np.exp(-(material @ np.array([man, 2.5 * man, 0.0]))))
+    assert train.material_scale(data) == pytest.approx(man, rel=0.05)
+    data.target = np.full(len(data.target), 0.5)
+    with pytest.raises(engine.EngineError, match="a man is worth anything"):
+        train.material_scale(data)
+
+
 def test_held_out_games_are_whole():
     games = np.repeat(np.arange(50), 7)
     held = train.split_games(games, 0.2)

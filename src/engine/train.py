@@ -132,8 +132,9 @@ class Data:
 
 
 def material_scale(data: Data) -> float:
-    """Logits per man of a material-only fit (men, kings, side to move) to the results: the
-    factor that turns the fitted logits into centi-men."""
+    """Logits per man of a material-only fit (men, kings, side to move) to the results: its
+    size turns the fitted logits into centi-men. Negative where men are a burden
+    (antidraughts, whose men are then worth -100 centi-men)."""
     from scipy.optimize import minimize
     X = data.dense[:, [0, 1, 6]] * data.sign[:, None]
     t = data.target
@@ -143,7 +144,7 @@ def material_scale(data: Data) -> float:
         loss = -np.mean(t * np.log(prob + 1e-12) + (1 - t) * np.log(1 - prob + 1e-12))
         return loss, X.T @ (prob - t) / len(t)
     v = minimize(f, np.array([1.0, 3.0, 0.0]), jac=True, method="L-BFGS-B").x
-    if not v[0] > 0.05:
+    if not abs(v[0]) > 0.05:
         raise EngineError("the games do not show that a man is worth anything (too few games, "
                           "or all drawn?): play more self-play games")
     return float(v[0])
@@ -215,7 +216,7 @@ def fit(variant: str, dirs: list, out: str, lam: float = 0.5, l2: float = 1e-4,
     valid_rows = {k: v[held] for k, v in arrays.items()}
     # The scale first (results only), then the data with the chosen target.
     scale_logits = material_scale(Data(variant, train_rows, 0.0, 100.0))
-    centi_per_logit = 100.0 / scale_logits
+    centi_per_logit = 100.0 / abs(scale_logits)
     train = Data(variant, train_rows, lam, centi_per_logit, drawish, phase)
     valid = Data(variant, valid_rows, lam, centi_per_logit, drawish, phase) if held.any() else None
     train.prior = hand_prior(variant) / centi_per_logit
