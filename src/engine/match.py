@@ -264,7 +264,7 @@ class Match:
             for k, eng in enumerate(engines):
                 # An engine that cannot start or fails its handshake ends the match: its
                 # games would only be forfeits, and the score would mean nothing.
-                failure = self._ensure_started(eng)
+                failure = start_engine(eng)
                 if failure is not None:
                     with self._lock:
                         self._fatal = self._fatal or (
@@ -284,22 +284,10 @@ class Match:
                 for k, eng in enumerate(engines):
                     dead = eng.proc is None or eng.proc.poll() is not None
                     if dead or record.forfeit == self.names[k]:
-                        self._ensure_started(eng, restart=True)
+                        start_engine(eng)
         finally:
             for eng in engines:
                 eng.stop()
-
-    def _ensure_started(self, eng: EngineClient, restart: bool = False) -> str | None:
-        """Start (or restart) the engine, three tries; returns why it failed, or None.
-        After a failed restart its later games are forfeited (go() reports it)."""
-        failure = None
-        for _ in range(3):
-            try:
-                eng.restart()
-                return None
-            except EngineFailure as exc:
-                failure = str(exc)
-        return failure
 
     def _record(self, record: GameRecord, pair: int, swap: bool, total: int) -> None:
         with self._lock:
@@ -343,6 +331,19 @@ class Match:
                 self.report(line)
 
 
+def start_engine(eng: EngineClient) -> str | None:
+    """Start (or restart) the engine, three tries; returns why it failed, or None.
+    After a failed restart its later games are forfeited (go() reports it)."""
+    failure = None
+    for _ in range(3):
+        try:
+            eng.restart()
+            return None
+        except EngineFailure as exc:
+            failure = str(exc)
+    return failure
+
+
 def play_pair(unit) -> tuple[GameRecord, GameRecord]:
     """A unit of a match on Ray: both games of one opening (the first engine White, then
     Black), with engines started here. Raises EngineError, naming this machine, when an engine
@@ -359,14 +360,10 @@ def play_pair(unit) -> tuple[GameRecord, GameRecord]:
     engines = [connect(spec, variant) for spec in specs]
     try:
         for k, eng in enumerate(engines):
-            for attempt in range(3):                 # three tries, as a local match gives
-                try:
-                    eng.restart()
-                    break
-                except EngineFailure as exc:
-                    if attempt == 2:
-                        raise EngineError(f"engine {names[k]} ({specs[k].command}) could not "
-                                          f"start on {socket.gethostname()}: {exc}") from None
+            failure = start_engine(eng)
+            if failure is not None:
+                raise EngineError(f"engine {names[k]} ({specs[k].command}) could not start on "
+                                  f"{socket.gethostname()}: {failure}")
         records = []
         for swap in (False, True):
             order = [1, 0] if swap else [0, 1]
@@ -374,10 +371,7 @@ def play_pair(unit) -> tuple[GameRecord, GameRecord]:
                                      [names[k] for k in order], variant, opening, tc))
             for k, eng in enumerate(engines):
                 if eng.proc is None or eng.proc.poll() is not None or records[-1].forfeit == names[k]:
-                    try:
-                        eng.restart()
-                    except EngineFailure:
-                        pass                   # its next game is a forfeit, as at home
+                    start_engine(eng)          # if it fails, its next game is a forfeit
         for record in records:               # moves as strings: native moves do not pickle
             record.moves = [str(m) for m in record.moves]
         return records[0], records[1]

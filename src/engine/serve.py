@@ -81,6 +81,11 @@ class Lobby:
             found = self._tables[variant]
         return None if isinstance(found, str) else found
 
+    def table_error(self, variant: str) -> str | None:
+        """Why the tables of ``variant`` under --egdb did not load, if they did not."""
+        found = self._tables.get(variant)
+        return found if isinstance(found, str) else None
+
     def variants(self) -> dict:
         out = []
         for name, record in GAMES.items():
@@ -88,7 +93,7 @@ class Lobby:
             out.append({"name": name, "title": record.title, "family": record.family,
                         "seats": seats(name), "record": record.record,
                         "tables": tables is not None,
-                        "tables_error": self._tables.get(name) if tables is None else None})
+                        "tables_error": self.table_error(name)})
         return {"variants": out, "cards": [{"name": n, "options": o} for n, o in CARDS],
                 "movetime": list(MOVETIME_RANGE), "multipv": MULTIPV_MAX}
 
@@ -296,8 +301,8 @@ def _load_tables(lobby: Lobby, folder) -> None:
         tables = lobby.tables(name)
         if tables is not None:
             found.append(f"{name} ({len(tables.manifest['slices'])} slices)")
-        elif isinstance(lobby._tables.get(name), str):
-            print(f"endgame tables of {name} not loaded: {lobby._tables[name]}", flush=True)
+        elif lobby.table_error(name):
+            print(f"endgame tables of {name} not loaded: {lobby.table_error(name)}", flush=True)
     print(f"endgame tables from {folder}: {', '.join(found) or 'none found'}", flush=True)
 
 

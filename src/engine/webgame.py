@@ -139,6 +139,7 @@ class WebGame:
         self.generation = 0
         self.closed = False
         self.last_seen = time.monotonic()
+        self._shown: tuple = (-1, [], None)  # (generation, click_moves, tables) of the position
         self._state = threading.Lock()       # guards everything above
         self._wake = threading.Condition(self._state)
         self._engine = Engine(hash_mb=hash_mb)
@@ -254,6 +255,10 @@ class WebGame:
                 except IllegalMoveError:
                     arrows = []                       # a report of a position no longer shown
             outcome = board.outcome()
+            if self._shown[0] != self.generation:    # polled several times a position
+                self._shown = (self.generation, [] if outcome else click_moves(board),
+                               self._tables(board))
+            _, moves, tables = self._shown
             state = {
                 "variant": self.variant,
                 "title": GAMES[self.variant].title,
@@ -270,12 +275,12 @@ class WebGame:
                 "analysis": self.analysis,
                 "line": list(self.line),
                 "cursor": self.cursor,
-                "moves": [] if outcome else click_moves(board),
+                "moves": moves,
                 "outcome": None if outcome is None else {
                     "result": outcome.result(), "reason": outcome.reason(),
                     "winner": None if outcome.winner is None else str(outcome.winner),
                     "subgames": list(outcome.subgames) if outcome.subgames else None},
-                "tables": self._tables(board),
+                "tables": tables,
                 "generation": self.generation,
             }
             family: Any = board                      # the family's own methods
