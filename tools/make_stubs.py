@@ -193,7 +193,9 @@ def main() -> int:
         "# Type stubs of a native module: made by tools/make_stubs.py.\n"
         "from typing import Any, Self\n\nfrom .types import Color, Outcome, Termination\n\n"
         "class GameBoard:\n" + "".join(f"    {line}\n" for line in shared)
-        + "    def _repr_svg_(self) -> str: ...\n\nclass ProbeSource: ...\n")
+        + "    def _repr_svg_(self) -> str: ...\n\n"
+        "def game_perft(board: GameBoard, depth: int) -> int: ...\n"
+        "def game_stop_perft() -> None: ...\n\nclass ProbeSource: ...\n")
     (out / "_search.pyi").write_text(
         "# Type stubs of a native module: made by tools/make_stubs.py.\n"
         "from os import PathLike\nfrom typing import Any, Callable\n\n"

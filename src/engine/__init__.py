@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 # The board classes are public names too (engine.DraughtsBoard for isinstance and typing).
 from ._draughts import DraughtsBoard, DraughtsMove  # noqa: F401
+from ._game import GameBoard
 from ._search import Engine
 from ._stacks import StackBoard, StackMove  # noqa: F401
 from ._superajedrez import SuperajedrezBoard, SuperajedrezMove  # noqa: F401
@@ -20,6 +21,7 @@ from ._superdimensiones import SuperDimensionesBoard, SuperDimensionesMove  # no
 from .analysis import PVLine, SearchInfo, SearchResult
 from .errors import EngineError, IllegalMoveError, InvalidFenError, PerftStopped, UnknownVariantError
 from .games import GAMES, game
+from .games import perft as _perft, stop_perft as _stop_perft
 from .types import BLACK, WHITE, Color, Outcome, Termination
 
 __all__ = [
@@ -44,7 +46,11 @@ else:
         ``fen``.
 
         The object returned is the board class of the variant's family (``isinstance(b, Board)``
-        holds for all of them)."""
+        holds for all of them, and for the boards of games added by other packages)."""
+
+        @classmethod
+        def __subclasshook__(cls, other):
+            return True if issubclass(other, GameBoard) else NotImplemented
 
         def __new__(cls, variant: str = "international", fen: str | None = None):
             return game(variant).board(variant, fen)
@@ -58,8 +64,6 @@ class Move(metaclass=abc.ABCMeta):
 
 
 
-for _cls in {g.board for g in GAMES.values()}:
-    Board.register(_cls)  # type: ignore[attr-defined]  # an ABC at run time, GameBoard to mypy
 Move.register(DraughtsMove)
 Move.register(StackMove)
 Move.register(SuperajedrezMove)
@@ -77,14 +81,13 @@ def perft(board, depth: int) -> int:
     """The number of legal move sequences of length ``depth`` from ``board`` (NOTATION.md)."""
     if not isinstance(board, Board):
         raise TypeError(f"perft needs a Board, not {type(board).__name__}")
-    return game(board.variant).perft(board, depth)
+    return _perft(board, depth)
 
 
 def stop_perft() -> None:
     """Abandon any perft running in another thread: it raises PerftStopped (safe from any
     thread; a perft started later runs normally)."""
-    for stop in {g.stop_perft for g in GAMES.values()}:
-        stop()
+    _stop_perft()
 
 
 def divide(board, depth: int) -> dict[str, int]:

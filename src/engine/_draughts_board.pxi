@@ -128,31 +128,17 @@ cdef class DraughtsBoard(GameBoard):
     cdef const Rules* R
     cdef int vid
     cdef readonly object spec
-    cdef DMove* moves          # moves played, for unmake
-    cdef Undo* undos
-    cdef u64* keys             # keys[i] = key after i plies; keys[ply] is the current position
-    cdef int nply
-    cdef int cap
-    cdef list _stack           # the DraughtsMove objects played
     cdef DMove* buf            # scratch for generation
     cdef uint8_t* pathbuf
 
     def __cinit__(self, *args, **kwargs):
-        self.cap = 64
-        self.moves = <DMove*>malloc(self.cap * sizeof(DMove))
-        self.undos = <Undo*>malloc(self.cap * sizeof(Undo))
-        self.keys = <u64*>malloc((self.cap + 1) * sizeof(u64))
+        self.position = &self.pos
         self.buf = <DMove*>malloc(MAX_MOVES * sizeof(DMove))
         self.pathbuf = <uint8_t*>malloc(_PATH_CAP * 64)
-        if not (self.moves and self.undos and self.keys and self.buf and self.pathbuf):
+        if not (self.buf and self.pathbuf):
             raise MemoryError()
-        self._stack = []
-        self.nply = 0
 
     def __dealloc__(self):
-        free(self.moves)
-        free(self.undos)
-        free(self.keys)
         free(self.buf)
         free(self.pathbuf)
 
@@ -162,6 +148,7 @@ cdef class DraughtsBoard(GameBoard):
         self.vid = _ID_BY_NAME[variant]
         self.R = rules_for(self.vid)
         self.spec = _SPEC_BY_ID[self.vid]
+        self.ops = &OPS[self.vid]
         self.set_fen(self.spec.start_fen if fen is None else fen)
 
     # -- position strings -------------------------------------------------------------------
@@ -170,9 +157,7 @@ cdef class DraughtsBoard(GameBoard):
         """Set the position from a FEN; the history is cleared. On error nothing changes."""
         cdef Pos p = self._parse_fen(fen)
         self.pos = p
-        self.nply = 0
-        self.keys[0] = p.key
-        self._stack = []
+        self._clear_history()
 
     cdef Pos _parse_fen(self, fen) except *:
         spec = self.spec
@@ -372,14 +357,7 @@ cdef class DraughtsBoard(GameBoard):
             raise IllegalMoveError(f"{text!r} is ambiguous here: it may be {options}")
         return found[0]
 
-    def is_legal(self, move) -> bool:
-        try:
-            self._legal(move)
-        except IllegalMoveError:
-            return False
-        return True
-
-    cdef DraughtsMove _legal(self, move):
+    cdef object _checked_move(self, object move):
         if isinstance(move, str):
             return self.parse_move(move)
         if not isinstance(move, DraughtsMove):
@@ -392,100 +370,18 @@ cdef class DraughtsBoard(GameBoard):
                 return other
         raise IllegalMoveError(f"{mv} is not a legal move in {self.fen()}")
 
-    def push(self, move):
-        """Play a move (a Move or any accepted move string). An illegal move raises
-        IllegalMoveError and leaves the board as it was."""
-        cdef DraughtsMove mv = self._legal(move)
-        self._grow()
-        self.moves[self.nply] = mv.m
-        make_move(&self.pos, self.R, &self.moves[self.nply], &self.undos[self.nply])
-        self.nply += 1
-        self.keys[self.nply] = self.pos.key
-        self._stack.append(mv)
-        return mv
+    cdef const SMove* _move_data(self, object move):
+        return <const SMove*>&(<DraughtsMove>move).m
 
-    def pop(self):
-        """Take back the last move and return it."""
-        if self.nply == 0:
-            raise IndexError("pop from a board with no moves played")
-        self.nply -= 1
-        unmake_move(&self.pos, self.R, &self.moves[self.nply], &self.undos[self.nply])
-        return self._stack.pop()
-
-    cdef _grow(self):
-        if self.nply + 1 < self.cap:
-            return
-        cdef int cap = self.cap * 2
-        cdef DMove* moves = <DMove*>realloc(self.moves, cap * sizeof(DMove))
-        if not moves:
-            raise MemoryError()
-        self.moves = moves
-        cdef Undo* undos = <Undo*>realloc(self.undos, cap * sizeof(Undo))
-        if not undos:
-            raise MemoryError()
-        self.undos = undos
-        cdef u64* keys = <u64*>realloc(self.keys, (cap + 1) * sizeof(u64))
-        if not keys:
-            raise MemoryError()
-        self.keys = keys
-        self.cap = cap
-
-    @property
-    def move_stack(self) -> list:
-        return list(self._stack)
-
-    def copy(self):
-        """An independent board with the same position and history."""
-        cdef DraughtsBoard b = DraughtsBoard.__new__(DraughtsBoard)
+    cdef _copy_state(self, GameBoard other):
+        cdef DraughtsBoard b = <DraughtsBoard>other
         b.vid = self.vid
         b.R = self.R
         b.spec = self.spec
-        cdef int start = self.nply
-        # Replay from the first position to keep the history, undoing to get there first.
+        b.ops = self.ops
         b.pos = self.pos
-        cdef int i
-        for i in range(self.nply - 1, -1, -1):
-            unmake_move(&b.pos, b.R, &self.moves[i], &self.undos[i])
-        b.nply = 0
-        b.keys[0] = b.pos.key
-        for mv in self._stack:
-            b._grow()
-            b.moves[b.nply] = (<DraughtsMove>mv).m
-            make_move(&b.pos, b.R, &b.moves[b.nply], &b.undos[b.nply])
-            b.nply += 1
-            b.keys[b.nply] = b.pos.key
-        b._stack = list(self._stack)
-        return b
 
-    def __copy__(self):
-        return self.copy()
-
-    # -- what the search needs (see _game.pxd) -----------------------------------------------
-
-    cdef const GameOps* search_ops(self):
-        return &OPS[self.vid]
-
-    cdef const void* search_position(self):
-        return &self.pos
-
-    cdef int search_history(self, u64* out, int capacity):
-        cdef int first = self.nply - self.pos.reversible
-        if first < 0:
-            first = 0
-        if self.nply + 1 - first > capacity:
-            first = self.nply + 1 - capacity
-        cdef int i
-        for i in range(first, self.nply + 1):
-            out[i - first] = self.keys[i]
-        return self.nply + 1 - first
-
-    cdef object wrap_search_move(self, const SMove* m):
-        cdef const DMove* d = <const DMove*>m
-        for mv in self.legal_moves():
-            if (<DraughtsMove>mv).m.frm == d.frm and (<DraughtsMove>mv).m.to == d.to \
-                    and (<DraughtsMove>mv).m.captured == d.captured:
-                return mv
-        return None
+    # -- what the endgame tables and the evaluation read ---------------------------------------
 
     def _native_position(self) -> bytes:
         """The C position as bytes (for the endgame tables, which read it directly)."""
@@ -504,15 +400,6 @@ cdef class DraughtsBoard(GameBoard):
     @property
     def turn(self) -> Color:
         return Color(self.pos.stm)
-
-    @property
-    def ply(self) -> int:
-        """Plies played since the position was set."""
-        return self.nply
-
-    def zobrist_hash(self) -> int:
-        """The 64-bit key of the position (kept up to date by make/unmake)."""
-        return self.pos.key
 
     def recompute_hash(self) -> int:
         """The key computed from scratch (for checking the incremental one)."""
@@ -547,17 +434,6 @@ cdef class DraughtsBoard(GameBoard):
                 out[int(name) if self.spec.numbered else name] = sym
         return out
 
-    def repetitions(self) -> int:
-        """How many times the current position has occurred (same side to move), counting
-        positions since the board was set and since the last capture or man move."""
-        cdef int count = 1, i = self.nply - 2
-        cdef int oldest = self.nply - self.pos.reversible
-        while i >= 0 and i >= oldest:
-            if self.keys[i] == self.keys[self.nply]:
-                count += 1
-            i -= 2
-        return count
-
     def outcome(self):
         """The Outcome of the game if it has ended (by the variant's rules), else None."""
         cdef int us = self.pos.stm
@@ -585,18 +461,6 @@ cdef class DraughtsBoard(GameBoard):
 
     cdef tuple _values(self):
         return (_number_sum(&self.pos, 0), _number_sum(&self.pos, 1))
-
-    def is_game_over(self) -> bool:
-        return self.outcome() is not None
-
-    def result(self) -> str:
-        """'1-0', '0-1', '1/2-1/2', or '*' while the game goes on."""
-        o = self.outcome()
-        return "*" if o is None else o.result()
-
-    def termination(self):
-        o = self.outcome()
-        return None if o is None else o.termination
 
     # -- display ----------------------------------------------------------------------------
 

@@ -86,7 +86,29 @@ ctypedef struct GameOps:
 
 
 cdef class GameBoard:
-    """Base of every family's board: what the search needs from it."""
+    """Base of every family's board: the move history and what the search needs from it.
+
+    A family's board class holds its position struct and sets `ops` (its variant's GameOps)
+    and `position` (the address of that struct inside the object); this base then plays and
+    takes back moves through the ops, keeps the keys for repetitions, copies boards and counts
+    perft. The family supplies the strings (FEN, moves), the legal moves and the game's end."""
+    cdef const GameOps* ops
+    cdef void* position
+    cdef SMove* played          # the moves played since the position was set, for pop
+    cdef uint8_t* undos         # their undo records, UNDO_MAX bytes each
+    cdef u64* keys              # keys[i] = the key after i plies; keys[nply] is the current one
+    cdef int nply
+    cdef int cap
+    cdef list _stack            # the Move objects played
+
+    cdef int _reserve(self, int plies) except -1
+    cdef _play(self, const SMove* m, object move)
+    cdef _clear_history(self)
+    # Family hooks.
+    cdef object _checked_move(self, object move)        # the legal Move a Move or string names
+    cdef const SMove* _move_data(self, object move)     # the C move inside one of its Moves
+    cdef _copy_state(self, GameBoard other)             # rules and position into a fresh board
+    # What the search calls.
     cdef const GameOps* search_ops(self)
     cdef const void* search_position(self)
     cdef int search_history(self, u64* out, int capacity)   # keys since the last irreversible move

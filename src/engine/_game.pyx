@@ -1,24 +1,240 @@
 # cython: language_level=3
-"""The base class of every family's board, as the search sees it (see _game.pxd)."""
+"""The base class of every family's board (see _game.pxd): the history of moves played, taking
+them back, repetitions, copies, and a perft over GameOps that any game gets for free."""
+
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memcpy
+
+from .errors import IllegalMoveError, PerftStopped
+
+
+cdef volatile int perft_stop = 0
 
 
 cdef class GameBoard:
-    cdef const GameOps* search_ops(self):
-        return NULL
+    def __cinit__(self, *args, **kwargs):
+        self.cap = 64
+        self.played = <SMove*>malloc(self.cap * sizeof(SMove))
+        self.undos = <uint8_t*>malloc(self.cap * UNDO_MAX)
+        self.keys = <u64*>malloc((self.cap + 1) * sizeof(u64))
+        if not (self.played and self.undos and self.keys):
+            raise MemoryError()
+        self._stack = []
+        self.nply = 0
 
-    cdef const void* search_position(self):
-        return NULL
+    def __dealloc__(self):
+        free(self.played)
+        free(self.undos)
+        free(self.keys)
 
-    cdef int search_history(self, u64* out, int capacity):
+    # -- the history ------------------------------------------------------------------------
+
+    cdef int _reserve(self, int plies) except -1:
+        """Room for the given number of plies."""
+        if plies < self.cap:
+            return 0
+        cdef int cap = self.cap
+        while cap <= plies:
+            cap *= 2
+        cdef SMove* played = <SMove*>realloc(self.played, cap * sizeof(SMove))
+        if not played:
+            raise MemoryError()
+        self.played = played
+        cdef uint8_t* undos = <uint8_t*>realloc(self.undos, cap * UNDO_MAX)
+        if not undos:
+            raise MemoryError()
+        self.undos = undos
+        cdef u64* keys = <u64*>realloc(self.keys, (cap + 1) * sizeof(u64))
+        if not keys:
+            raise MemoryError()
+        self.keys = keys
+        self.cap = cap
         return 0
 
-    cdef object wrap_search_move(self, const SMove* m):
+    cdef _play(self, const SMove* m, object move):
+        """Play a move already known to be legal."""
+        self._reserve(self.nply + 1)
+        self.played[self.nply] = m[0]
+        self.ops.make(self.ops.ctx, self.position, &self.played[self.nply],
+                      self.undos + self.nply * UNDO_MAX)
+        self.nply += 1
+        self.keys[self.nply] = self.ops.key(self.position)
+        self._stack.append(move)
+
+    cdef _clear_history(self):
+        """The position was just set: it is the first of the game."""
+        self.nply = 0
+        self.keys[0] = self.ops.key(self.position)
+        self._stack = []
+
+    def push(self, move):
+        """Play a move (a Move of this position or any move string the game accepts) and
+        return it. An illegal move raises IllegalMoveError and leaves the board as it was."""
+        mv = self._checked_move(move)
+        self._play(self._move_data(mv), mv)
+        return mv
+
+    def pop(self):
+        """Take back the last move and return it."""
+        if self.nply == 0:
+            raise IndexError("pop from a board with no moves played")
+        self.nply -= 1
+        self.ops.unmake(self.ops.ctx, self.position, &self.played[self.nply],
+                        self.undos + self.nply * UNDO_MAX)
+        return self._stack.pop()
+
+    def is_legal(self, move) -> bool:
+        try:
+            self._checked_move(move)
+        except IllegalMoveError:
+            return False
+        return True
+
+    @property
+    def move_stack(self) -> list:
+        """The moves played since the position was set, the first first."""
+        return list(self._stack)
+
+    @property
+    def ply(self) -> int:
+        """Plies played since the position was set."""
+        return self.nply
+
+    def copy(self):
+        """An independent board with the same position and history."""
+        cdef GameBoard b = type(self).__new__(type(self))
+        self._copy_state(b)
+        b._reserve(self.nply)
+        memcpy(b.played, self.played, self.nply * sizeof(SMove))
+        memcpy(b.undos, self.undos, self.nply * UNDO_MAX)
+        memcpy(b.keys, self.keys, (self.nply + 1) * sizeof(u64))
+        b.nply = self.nply
+        b._stack = list(self._stack)
+        return b
+
+    def __copy__(self):
+        return self.copy()
+
+    def zobrist_hash(self) -> int:
+        """The 64-bit key of the position (kept up to date by make/unmake)."""
+        return self.ops.key(self.position)
+
+    def repetitions(self) -> int:
+        """How many times the current position (side to move included) has occurred since the
+        position was set and the last irreversible move."""
+        cdef int count = 1, i = self.nply - 1
+        cdef int oldest = self.nply - self.ops.reversible(self.position)
+        while i >= 0 and i >= oldest:
+            if self.keys[i] == self.keys[self.nply]:
+                count += 1
+            i -= 1
+        return count
+
+    # -- the end of the game (each family's outcome() decides) ------------------------------
+
+    def is_game_over(self) -> bool:
+        return self.outcome() is not None
+
+    def result(self) -> str:
+        """'1-0', '0-1', '1/2-1/2', or '*' while the game goes on."""
+        o = self.outcome()
+        return "*" if o is None else o.result()
+
+    def termination(self):
+        o = self.outcome()
+        return None if o is None else o.termination
+
+    # -- family hooks -----------------------------------------------------------------------
+
+    cdef object _checked_move(self, object move):
         raise NotImplementedError
+
+    cdef const SMove* _move_data(self, object move):
+        return NULL
+
+    cdef _copy_state(self, GameBoard other):
+        raise NotImplementedError
+
+    # -- what the search needs --------------------------------------------------------------
+
+    cdef const GameOps* search_ops(self):
+        return self.ops
+
+    cdef const void* search_position(self):
+        return self.position
+
+    cdef int search_history(self, u64* out, int capacity):
+        cdef int first = self.nply - self.ops.reversible(self.position)
+        if first < 0:
+            first = 0
+        if self.nply + 1 - first > capacity:
+            first = self.nply + 1 - capacity
+        cdef int i
+        for i in range(first, self.nply + 1):
+            out[i - first] = self.keys[i]
+        return self.nply + 1 - first
+
+    cdef object wrap_search_move(self, const SMove* m):
+        for mv in self.legal_moves():
+            if self.ops.same_move(self._move_data(mv), m):
+                return mv
+        return None
 
     def _repr_svg_(self):
         """The position as an SVG picture (engine.svg.board): notebooks draw the board."""
         from .svg import board as picture
         return picture(self)
+
+
+# ---------------------------------------------------------------------------------------------
+# Perft over GameOps: every game counts its leaves with no code of its own. A family may register
+# a faster one that counts the last ply in bulk (games.Game.perft).
+
+cdef unsigned long long _perft(const GameOps* ops, void* pos, int depth, SMove* moves,
+                               uint8_t* undo) noexcept nogil:
+    cdef int n = ops.generate(ops.ctx, pos, moves), i
+    if depth == 1 or perft_stop:
+        return n
+    cdef unsigned long long total = 0
+    for i in range(n):
+        ops.make(ops.ctx, pos, &moves[i], undo)
+        total += _perft(ops, pos, depth - 1, moves + SEARCH_MAX_MOVES, undo + UNDO_MAX)
+        ops.unmake(ops.ctx, pos, &moves[i], undo)
+    return total
+
+
+def game_perft(GameBoard board, int depth) -> int:
+    """Leaves of the move tree of the given depth from the board's position (legal moves only;
+    the game's draw rules do not stop it)."""
+    global perft_stop
+    if depth < 0:
+        raise ValueError("perft depth must be 0 or more")
+    if depth == 0:
+        return 1
+    cdef uint8_t pos[POS_MAX]
+    memcpy(pos, board.position, board.ops.pos_size)
+    cdef SMove* moves = <SMove*>malloc(depth * SEARCH_MAX_MOVES * sizeof(SMove))
+    cdef uint8_t* undo = <uint8_t*>malloc(depth * UNDO_MAX)
+    if not (moves and undo):
+        free(moves)
+        free(undo)
+        raise MemoryError()
+    cdef unsigned long long n
+    cdef const GameOps* ops = board.ops
+    perft_stop = 0
+    with nogil:
+        n = _perft(ops, pos, depth, moves, undo)
+    free(moves)
+    free(undo)
+    if perft_stop:
+        raise PerftStopped("perft stopped")
+    return n
+
+
+def game_stop_perft():
+    """Abandon a game_perft running in another thread (it raises PerftStopped)."""
+    global perft_stop
+    perft_stop = 1
 
 
 cdef class ProbeSource:

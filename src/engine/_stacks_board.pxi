@@ -86,25 +86,15 @@ cdef class StackBoard(GameBoard):
     cdef const SRules* R
     cdef int vid
     cdef readonly object spec
-    cdef StMove* moves
-    cdef SUndo* undos
-    cdef int nply
-    cdef int cap
-    cdef list _stack
     cdef StMove* buf
 
     def __cinit__(self, *args, **kwargs):
-        self.cap = 64
-        self.moves = <StMove*>malloc(self.cap * sizeof(StMove))
-        self.undos = <SUndo*>malloc(self.cap * sizeof(SUndo))
+        self.position = &self.pos
         self.buf = <StMove*>malloc(SEARCH_MAX_MOVES * sizeof(StMove))
-        if not (self.moves and self.undos and self.buf):
+        if not self.buf:
             raise MemoryError()
-        self._stack = []
 
     def __dealloc__(self):
-        free(self.moves)
-        free(self.undos)
         free(self.buf)
 
     def __init__(self, variant="dipole", fen=None):
@@ -113,6 +103,7 @@ cdef class StackBoard(GameBoard):
         self.vid = _ID_BY_NAME[variant]
         self.R = &SRULES[self.vid]
         self.spec = _SPEC_BY_ID[self.vid]
+        self.ops = &SOPS[self.vid]
         self.set_fen(self.spec.start_fen if fen is None else fen)
 
     # -- position strings -------------------------------------------------------------------
@@ -122,8 +113,7 @@ cdef class StackBoard(GameBoard):
         nothing changes."""
         cdef SPos p = self._parse_fen(fen)
         self.pos = p
-        self.nply = 0
-        self._stack = []
+        self._clear_history()
 
     cdef SPos _parse_fen(self, fen) except *:
         g = self.spec.geometry
@@ -201,14 +191,7 @@ cdef class StackBoard(GameBoard):
                 raise IllegalMoveError(f"move {text!r} is not of the form a1-b2, a1xb2, a1-offN or pass")
         raise IllegalMoveError(f"{text!r} is not a legal move in {self.fen()}")
 
-    def is_legal(self, move) -> bool:
-        try:
-            self._legal(move)
-        except IllegalMoveError:
-            return False
-        return True
-
-    cdef StackMove _legal(self, move):
+    cdef object _checked_move(self, object move):
         if isinstance(move, str):
             return self.parse_move(move)
         if not isinstance(move, StackMove):
@@ -221,80 +204,18 @@ cdef class StackBoard(GameBoard):
                 return other
         raise IllegalMoveError(f"{mv} is not a legal move in {self.fen()}")
 
-    def push(self, move):
-        cdef StackMove mv = self._legal(move)
-        if self.nply + 1 >= self.cap:
-            self._grow()
-        self.moves[self.nply] = mv.m
-        st_make(self.R, &self.pos, &self.moves[self.nply], &self.undos[self.nply])
-        self.nply += 1
-        self._stack.append(mv)
-        return mv
+    cdef const SMove* _move_data(self, object move):
+        return <const SMove*>&(<StackMove>move).m
 
-    cdef _grow(self):
-        cdef int cap = self.cap * 2
-        cdef StMove* moves = <StMove*>realloc(self.moves, cap * sizeof(StMove))
-        if not moves:
-            raise MemoryError()
-        self.moves = moves
-        cdef SUndo* undos = <SUndo*>realloc(self.undos, cap * sizeof(SUndo))
-        if not undos:
-            raise MemoryError()
-        self.undos = undos
-        self.cap = cap
-
-    def pop(self):
-        if self.nply == 0:
-            raise IndexError("pop from a board with no moves played")
-        self.nply -= 1
-        st_unmake(self.R, &self.pos, &self.moves[self.nply], &self.undos[self.nply])
-        return self._stack.pop()
-
-    @property
-    def move_stack(self) -> list:
-        return list(self._stack)
-
-    def copy(self):
-        cdef StackBoard b = StackBoard.__new__(StackBoard)
+    cdef _copy_state(self, GameBoard other):
+        cdef StackBoard b = <StackBoard>other
         b.vid = self.vid
         b.R = self.R
         b.spec = self.spec
+        b.ops = self.ops
         b.pos = self.pos
-        cdef int i
-        for i in range(self.nply - 1, -1, -1):
-            st_unmake(b.R, &b.pos, &self.moves[i], &self.undos[i])
-        b.nply = 0
-        for mv in self._stack:
-            if b.nply + 1 >= b.cap:
-                b._grow()
-            b.moves[b.nply] = (<StackMove>mv).m
-            st_make(b.R, &b.pos, &b.moves[b.nply], &b.undos[b.nply])
-            b.nply += 1
-        b._stack = list(self._stack)
-        return b
 
-    def __copy__(self):
-        return self.copy()
-
-    # -- what the search needs --------------------------------------------------------------
-
-    cdef const GameOps* search_ops(self):
-        return &SOPS[self.vid]
-
-    cdef const void* search_position(self):
-        return &self.pos
-
-    cdef int search_history(self, u64* out, int capacity):
-        out[0] = self.pos.key
-        return 1
-
-    cdef object wrap_search_move(self, const SMove* m):
-        cdef const StMove* s = <const StMove*>m
-        for mv in self.legal_moves():
-            if (<StackMove>mv).m.frm == s.frm and (<StackMove>mv).m.to == s.to \
-                    and (<StackMove>mv).m.n == s.n and (<StackMove>mv).m.kind == s.kind:
-                return mv
-        return None
+    # -- what the endgame tables and the evaluation read ---------------------------------------
 
     def _native_position(self) -> bytes:
         """The C position as bytes (for the endgame tables, which read it directly)."""
@@ -313,13 +234,6 @@ cdef class StackBoard(GameBoard):
     @property
     def turn(self) -> Color:
         return Color(self.pos.stm)
-
-    @property
-    def ply(self) -> int:
-        return self.nply
-
-    def zobrist_hash(self) -> int:
-        return self.pos.key
 
     def recompute_hash(self) -> int:
         return st_compute_key(&self.pos)
@@ -343,20 +257,6 @@ cdef class StackBoard(GameBoard):
         if st_rule_end(self.R, &self.pos) == RULE_NONE:
             return None
         return Outcome(Termination.NO_PIECES, Color(0 if self.pos.stacks[1] == 0 else 1))
-
-    def is_game_over(self) -> bool:
-        return self.outcome() is not None
-
-    def result(self) -> str:
-        o = self.outcome()
-        return "*" if o is None else o.result()
-
-    def termination(self):
-        o = self.outcome()
-        return None if o is None else o.termination
-
-    def repetitions(self) -> int:
-        return 1
 
     def __str__(self):
         g = self.spec.geometry

@@ -131,30 +131,18 @@ cdef class SuperajedrezBoard(GameBoard):
     """A game of Superajedrez: the position, the moves played since it was set, the reserves."""
 
     cdef CPos pos
-    cdef CMove* moves
-    cdef CUndo* undos
-    cdef u64* keys              # keys[i] = key after i plies
-    cdef int nply
-    cdef int cap
-    cdef list _stack
     cdef CMove* buf
     cdef readonly object spec
 
     def __cinit__(self, *args, **kwargs):
-        self.cap = 64
-        self.moves = <CMove*>malloc(self.cap * sizeof(CMove))
-        self.undos = <CUndo*>malloc(self.cap * sizeof(CUndo))
-        self.keys = <u64*>malloc((self.cap + 1) * sizeof(u64))
+        self.position = &self.pos
+        self.ops = &CHESS_OPS
         self.buf = <CMove*>malloc(SEARCH_MAX_MOVES * sizeof(CMove))
-        if not (self.moves and self.undos and self.keys and self.buf):
+        if not self.buf:
             raise MemoryError()
-        self._stack = []
         self.spec = _SPEC
 
     def __dealloc__(self):
-        free(self.moves)
-        free(self.undos)
-        free(self.keys)
         free(self.buf)
 
     def __init__(self, variant="superajedrez", fen=None):
@@ -169,9 +157,7 @@ cdef class SuperajedrezBoard(GameBoard):
         cleared. On error InvalidFenError is raised and nothing changes."""
         cdef CPos p = _parse_fen(fen)
         self.pos = p
-        self.nply = 0
-        self.keys[0] = p.key
-        self._stack = []
+        self._clear_history()
 
     def fen(self) -> str:
         cdef int r, f, sq, empty, s, t
@@ -251,14 +237,7 @@ cdef class SuperajedrezBoard(GameBoard):
                                        f"e1g1r or Spanish algebraic (0-Cf3, Cxf3, 0-0)")
         raise IllegalMoveError(f"{text!r} is not a legal move in {self.fen()}")
 
-    def is_legal(self, move) -> bool:
-        try:
-            self._legal(move)
-        except IllegalMoveError:
-            return False
-        return True
-
-    cdef SuperajedrezMove _legal(self, move):
+    cdef object _checked_move(self, object move):
         if isinstance(move, str):
             return self.parse_move(move)
         if not isinstance(move, SuperajedrezMove):
@@ -269,68 +248,11 @@ cdef class SuperajedrezBoard(GameBoard):
                 return other
         raise IllegalMoveError(f"{mv} is not a legal move in {self.fen()}")
 
-    def push(self, move):
-        """Play a move (a Move or a move string). An illegal move raises IllegalMoveError and
-        leaves the board as it was."""
-        cdef SuperajedrezMove mv = self._legal(move)
-        self._grow()
-        self.moves[self.nply] = mv.m
-        make(&self.pos, &self.moves[self.nply], &self.undos[self.nply])
-        self.nply += 1
-        self.keys[self.nply] = self.pos.key
-        self._stack.append(mv)
-        return mv
+    cdef const SMove* _move_data(self, object move):
+        return <const SMove*>&(<SuperajedrezMove>move).m
 
-    def pop(self):
-        """Take back the last move and return it."""
-        if self.nply == 0:
-            raise IndexError("pop from a board with no moves played")
-        self.nply -= 1
-        unmake(&self.pos, &self.moves[self.nply], &self.undos[self.nply])
-        return self._stack.pop()
-
-    cdef _grow(self):
-        if self.nply + 1 < self.cap:
-            return
-        cdef int cap = self.cap * 2
-        cdef CMove* moves = <CMove*>realloc(self.moves, cap * sizeof(CMove))
-        if not moves:
-            raise MemoryError()
-        self.moves = moves
-        cdef CUndo* undos = <CUndo*>realloc(self.undos, cap * sizeof(CUndo))
-        if not undos:
-            raise MemoryError()
-        self.undos = undos
-        cdef u64* keys = <u64*>realloc(self.keys, (cap + 1) * sizeof(u64))
-        if not keys:
-            raise MemoryError()
-        self.keys = keys
-        self.cap = cap
-
-    @property
-    def move_stack(self) -> list:
-        return list(self._stack)
-
-    def copy(self):
-        """An independent board with the same position and history."""
-        cdef SuperajedrezBoard b = SuperajedrezBoard.__new__(SuperajedrezBoard)
-        b.pos = self.pos
-        cdef int i
-        for i in range(self.nply - 1, -1, -1):
-            unmake(&b.pos, &self.moves[i], &self.undos[i])
-        b.nply = 0
-        b.keys[0] = b.pos.key
-        for mv in self._stack:
-            b._grow()
-            b.moves[b.nply] = (<SuperajedrezMove>mv).m
-            make(&b.pos, &b.moves[b.nply], &b.undos[b.nply])
-            b.nply += 1
-            b.keys[b.nply] = b.pos.key
-        b._stack = list(self._stack)
-        return b
-
-    def __copy__(self):
-        return self.copy()
+    cdef _copy_state(self, GameBoard other):
+        (<SuperajedrezBoard>other).pos = self.pos
 
     # -- Spanish algebraic ------------------------------------------------------------------
 
@@ -339,7 +261,7 @@ cdef class SuperajedrezBoard(GameBoard):
         ``0-Cf3`` (placement), ``0-b2``, ``0-Dxd1`` (reserved-space capture), ``0-0``, ``0-0-0``,
         with ``+`` for check and ``#`` for mate. When castling is legal both with the rook on its
         corner and with a rook from the reserve, the second is written ``0-0(T)``."""
-        cdef SuperajedrezMove mv = self._legal(move)
+        cdef SuperajedrezMove mv = self._checked_move(move)
         cdef CMove* m = &mv.m
         legal = self.legal_moves()
         if m.kind == MK_CASTLE or m.kind == MK_CASTLE_DROP:
@@ -375,32 +297,6 @@ cdef class SuperajedrezBoard(GameBoard):
         unmake(&self.pos, m, &u)
         return text
 
-    # -- what the search needs --------------------------------------------------------------
-
-    cdef const GameOps* search_ops(self):
-        return &CHESS_OPS
-
-    cdef const void* search_position(self):
-        return &self.pos
-
-    cdef int search_history(self, u64* out, int capacity):
-        cdef int first = self.nply - self.pos.halfmove
-        if first < 0:
-            first = 0
-        if self.nply + 1 - first > capacity:
-            first = self.nply + 1 - capacity
-        cdef int i
-        for i in range(first, self.nply + 1):
-            out[i - first] = self.keys[i]
-        return self.nply + 1 - first
-
-    cdef object wrap_search_move(self, const SMove* m):
-        cdef const CMove* c = <const CMove*>m
-        for mv in self.legal_moves():
-            if _op_same_move(<const SMove*>&(<SuperajedrezMove>mv).m, m):
-                return mv
-        return None
-
     def evaluate(self) -> int:
         """The static evaluation for the side to move, in centipawns."""
         return evaluate(&self.pos)
@@ -416,11 +312,6 @@ cdef class SuperajedrezBoard(GameBoard):
         return Color(self.pos.stm)
 
     @property
-    def ply(self) -> int:
-        """Plies played since the position was set."""
-        return self.nply
-
-    @property
     def halfmove_clock(self) -> int:
         """Plies since the last capture, pawn move or placement (the 50-move rule)."""
         return self.pos.halfmove
@@ -428,9 +319,6 @@ cdef class SuperajedrezBoard(GameBoard):
     @property
     def fullmove_number(self) -> int:
         return self.pos.fullmove
-
-    def zobrist_hash(self) -> int:
-        return self.pos.key
 
     def recompute_hash(self) -> int:
         return compute_key(&self.pos)
@@ -467,17 +355,6 @@ cdef class SuperajedrezBoard(GameBoard):
                     + ("~" if (self.pos.promoted >> sq) & 1 else "")
         return out
 
-    def repetitions(self) -> int:
-        """How many times the current position has occurred (board, reserves, side to move,
-        castling, en passant) since the board was set and the last irreversible move."""
-        cdef int count = 1, i = self.nply - 2
-        cdef int oldest = self.nply - self.pos.halfmove
-        while i >= 0 and i >= oldest:
-            if self.keys[i] == self.keys[self.nply]:
-                count += 1
-            i -= 2
-        return count
-
     def outcome(self):
         """The Outcome if the game has ended: checkmate, stalemate, threefold repetition,
         insufficient material or the 50-move rule (RULES.md §7.8); else None."""
@@ -493,18 +370,6 @@ cdef class SuperajedrezBoard(GameBoard):
         if self.pos.halfmove >= 100:
             return Outcome(Termination.FIFTY_MOVES, None)
         return None
-
-    def is_game_over(self) -> bool:
-        return self.outcome() is not None
-
-    def result(self) -> str:
-        """'1-0', '0-1', '1/2-1/2', or '*' while the game goes on."""
-        o = self.outcome()
-        return "*" if o is None else o.result()
-
-    def termination(self):
-        o = self.outcome()
-        return None if o is None else o.termination
 
     # -- display ----------------------------------------------------------------------------
 

@@ -154,29 +154,23 @@ cdef class SuperDimensionesMove:
 
 
 cdef class SuperDimensionesBoard(GameBoard):
-    """A game of Super Dimensiones under one of the 32 card sets: the position, the positions
-    since it was set (for repetitions and pop), and the moves played."""
+    """A game of Super Dimensiones under one of the 32 card sets: the position, the moves
+    played since it was set, and the card set's rules."""
 
-    cdef DPos* hist             # hist[i] = the position after i plies; hist[nply] is current
-    cdef int nply
-    cdef int cap
+    cdef DPos pos
     cdef int card_index
     cdef const DRules* R
-    cdef list _stack
     cdef DMove* buf
     cdef readonly object spec
 
     def __cinit__(self, *args, **kwargs):
-        self.cap = 64
-        self.hist = <DPos*>malloc((self.cap + 1) * sizeof(DPos))
+        self.position = &self.pos
         self.buf = <DMove*>malloc(SEARCH_MAX_MOVES * sizeof(DMove))
-        if not (self.hist and self.buf):
+        if not self.buf:
             raise MemoryError()
-        self._stack = []
         self.spec = _SPEC
 
     def __dealloc__(self):
-        free(self.hist)
         free(self.buf)
 
     def __init__(self, variant="superdimensiones", fen=None):
@@ -197,9 +191,9 @@ cdef class SuperDimensionesBoard(GameBoard):
         cdef int cards = self._parse_fen(fen, &p)
         self.card_index = cards
         self.R = &RULES[cards]
-        self.hist[0] = p
-        self.nply = 0
-        self._stack = []
+        self.ops = &OPS[cards]
+        self.pos = p
+        self._clear_history()
 
     cdef int _parse_fen(self, fen, DPos* out) except -1:
         if not isinstance(fen, str):
@@ -291,7 +285,7 @@ cdef class SuperDimensionesBoard(GameBoard):
         return cards
 
     def fen(self) -> str:
-        cdef const DPos* p = &self.hist[self.nply]
+        cdef const DPos* p = &self.pos
         rows = []
         for rank in range(5, -1, -1):
             row, empty = "", 0
@@ -315,7 +309,7 @@ cdef class SuperDimensionesBoard(GameBoard):
                 f"{p.clock[0]} {p.clock[1]}")
 
     cdef object _letter(self, int s):
-        cdef const DPos* p = &self.hist[self.nply]
+        cdef const DPos* p = &self.pos
         cdef int t
         for t in range(4):
             if (p.team[t] >> s) & 1:
@@ -326,7 +320,7 @@ cdef class SuperDimensionesBoard(GameBoard):
 
     def legal_moves(self) -> list:
         """The legal moves, each with its canonical string (NOTATION.md)."""
-        cdef const DPos* p = &self.hist[self.nply]
+        cdef const DPos* p = &self.pos
         cdef int n = sd_generate(self.R, p, self.buf, 0), i
         cdef SuperDimensionesMove mv
         moves = []
@@ -351,7 +345,7 @@ cdef class SuperDimensionesBoard(GameBoard):
         if m.kind == KIND_CAPTURE:
             if m.frm not in capture_paths:
                 capture_paths[m.frm] = self._capture_paths(m.frm)
-            queen_end = bool(m.promote or (self.hist[self.nply].queens >> m.frm) & 1)
+            queen_end = bool(m.promote or (self.pos.queens >> m.frm) & 1)
             mv.paths = tuple(sorted(path for path, captured, queen in capture_paths[m.frm]
                                     if path[len(path) - 1] == _sq(m.to) and captured == m.captured
                                     and queen == queen_end))
@@ -371,7 +365,7 @@ cdef class SuperDimensionesBoard(GameBoard):
 
     cdef list _capture_paths(self, int origin):
         """Every complete capture sequence from origin: (squares, captured set, ends a queen)."""
-        cdef const DPos* p = &self.hist[self.nply]
+        cdef const DPos* p = &self.pos
         cdef CapSearch C
         cdef PathRec rec
         cdef int t = p.turn, i, k
@@ -398,7 +392,7 @@ cdef class SuperDimensionesBoard(GameBoard):
         return out
 
     cdef list _ally_paths(self, int origin, int target):
-        cdef const DPos* p = &self.hist[self.nply]
+        cdef const DPos* p = &self.pos
         cdef PathRec rec
         cdef int t = p.turn, i, k, queen = (p.queens >> origin) & 1
         cdef uint8_t* r
@@ -450,98 +444,34 @@ cdef class SuperDimensionesBoard(GameBoard):
                                    f"huff-c3, c3-d4+c1 or c3-d4=e1")
         raise IllegalMoveError(f"{text!r} is not a legal move in {self.fen()}")
 
-    def is_legal(self, move) -> bool:
-        try:
-            self._legal(move)
-        except IllegalMoveError:
-            return False
-        return True
-
-    cdef SuperDimensionesMove _legal(self, move):
+    cdef object _checked_move(self, object move):
         if isinstance(move, str):
             return self.parse_move(move)
         if not isinstance(move, SuperDimensionesMove):
             raise TypeError(f"push() takes a Move or a move string, not {type(move).__name__}")
         cdef SuperDimensionesMove mv = move
-        if mv.key == self.hist[self.nply].key:
+        if mv.key == self.pos.key:
             for other in self.legal_moves():
                 if other == mv:
                     return other
         raise IllegalMoveError(f"{mv} is not a legal move in {self.fen()}")
 
-    def push(self, move):
-        """Play a move (a Move of this position or a move string)."""
-        cdef SuperDimensionesMove mv = self._legal(move)
-        cdef DPos undo
-        if self.nply + 1 >= self.cap:
-            self._grow()
-        self.hist[self.nply + 1] = self.hist[self.nply]
-        sd_make(self.R, &self.hist[self.nply + 1], &mv.m, &undo)
-        self.nply += 1
-        self._stack.append(mv)
-        return mv
+    cdef const SMove* _move_data(self, object move):
+        return <const SMove*>&(<SuperDimensionesMove>move).m
 
-    cdef _grow(self):
-        cdef int cap = self.cap * 2
-        cdef DPos* hist = <DPos*>realloc(self.hist, (cap + 1) * sizeof(DPos))
-        if not hist:
-            raise MemoryError()
-        self.hist = hist
-        self.cap = cap
-
-    def pop(self):
-        if self.nply == 0:
-            raise IndexError("pop from a board with no moves played")
-        self.nply -= 1
-        return self._stack.pop()
-
-    @property
-    def move_stack(self) -> list:
-        return list(self._stack)
-
-    def copy(self):
-        """An independent board with the same position and history."""
-        cdef SuperDimensionesBoard b = SuperDimensionesBoard.__new__(SuperDimensionesBoard)
-        while b.cap < self.nply + 1:
-            b._grow()
-        memcpy(b.hist, self.hist, (self.nply + 1) * sizeof(DPos))
-        b.nply = self.nply
+    cdef _copy_state(self, GameBoard other):
+        cdef SuperDimensionesBoard b = <SuperDimensionesBoard>other
         b.card_index = self.card_index
         b.R = self.R
-        b._stack = list(self._stack)
-        return b
+        b.ops = self.ops
+        b.pos = self.pos
 
-    def __copy__(self):
-        return self.copy()
-
-    # -- what the search needs --------------------------------------------------------------
-
-    cdef const GameOps* search_ops(self):
-        return &OPS[self.card_index]
-
-    cdef const void* search_position(self):
-        return &self.hist[self.nply]
-
-    cdef int search_history(self, u64* out, int capacity):
-        cdef int first = self.nply - self.hist[self.nply].rev, i
-        if first < 0:
-            first = 0
-        if self.nply + 1 - first > capacity:
-            first = self.nply + 1 - capacity
-        for i in range(first, self.nply + 1):
-            out[i - first] = self.hist[i].key
-        return self.nply + 1 - first
-
-    cdef object wrap_search_move(self, const SMove* m):
-        for mv in self.legal_moves():
-            if _op_same_move(<const SMove*>&(<SuperDimensionesMove>mv).m, m):
-                return mv
-        return None
+    # -- the evaluation ---------------------------------------------------------------------
 
     def evaluate(self) -> int:
         """The static value for the player to move (see docs/superdimensiones.md): per sub-game
         ±1000 when it has ended, else its evaluation within ±750."""
-        return sd_evaluate(self.R, &self.hist[self.nply])
+        return sd_evaluate(self.R, &self.pos)
 
     # -- state ------------------------------------------------------------------------------
 
@@ -558,34 +488,27 @@ cdef class SuperDimensionesBoard(GameBoard):
     def turn(self) -> Color:
         """The player who moves now (WHITE = player 1, teams a and b; BLACK = player 2): during
         a huff choice, the opponent of the team that declined."""
-        return Color(side_to_move(&self.hist[self.nply]))
+        return Color(side_to_move(&self.pos))
 
     @property
     def team(self) -> str:
         """The team whose phase it is (a, b, c or d); during a huff choice, the one that
         declined."""
-        return _TEAMS[self.hist[self.nply].turn]
+        return _TEAMS[self.pos.turn]
 
     @property
     def huff_candidates(self) -> list:
         """The squares of the pieces among which the opponent now picks one to remove."""
-        cdef u64 h = self.hist[self.nply].huff
+        cdef u64 h = self.pos.huff
         return [_sq(s) for s in range(NSQ) if (h >> s) & 1]
-
-    @property
-    def ply(self) -> int:
-        return self.nply
 
     @property
     def clocks(self) -> tuple:
         """The no-progress counters of sub-games A and B, in sub-game plies."""
-        return (self.hist[self.nply].clock[0], self.hist[self.nply].clock[1])
-
-    def zobrist_hash(self) -> int:
-        return self.hist[self.nply].key
+        return (self.pos.clock[0], self.pos.clock[1])
 
     def recompute_hash(self) -> int:
-        return compute_key(&self.hist[self.nply])
+        return compute_key(&self.pos)
 
     def piece_map(self) -> dict:
         """{square: letter}: the FEN letter of each piece (upper case a queen)."""
@@ -601,32 +524,20 @@ cdef class SuperDimensionesBoard(GameBoard):
         cdef int count, value
         if team not in ("a", "b", "c", "d"):
             raise ValueError(f"team must be a, b, c or d, not {team!r}")
-        team_score(&self.hist[self.nply], _TEAMS.index(team), &count, &value)
+        team_score(&self.pos, _TEAMS.index(team), &count, &value)
         return (count, value)
 
     def subgame_results(self) -> dict:
         """{'A': r, 'B': r} with r = '1' (won by player 1), '2', '=' (drawn) or None (going on),
         as the position stands (a repetition is ended by outcome())."""
-        cdef const DPos* p = &self.hist[self.nply]
+        cdef const DPos* p = &self.pos
         return {"AB"[g]: _RESULT_CODES.get(p.ended[g]) for g in range(2)}
-
-    def repetitions(self) -> int:
-        """How many times the current position (pieces, pools, token) has occurred since the
-        board was set and the last irreversible move."""
-        cdef int count = 1, i = self.nply - 1
-        cdef int oldest = self.nply - self.hist[self.nply].rev
-        cdef u64 key = self.hist[self.nply].key
-        while i >= 0 and i >= oldest:
-            if self.hist[i].key == key:
-                count += 1
-            i -= 1
-        return count
 
     def outcome(self):
         """The Outcome once both sub-games have ended, or at a threefold repetition (which ends
         every open sub-game by score, RULES.md §1.8); else None. ``subgames`` holds each
         sub-game's result, ``winner`` the player with more points."""
-        cdef const DPos* p = &self.hist[self.nply]
+        cdef const DPos* p = &self.pos
         cdef int g
         if game_over(p):
             termination = Termination.SUB_GAMES
@@ -643,19 +554,8 @@ cdef class SuperDimensionesBoard(GameBoard):
         winner = None if points[0] == points[1] else Color(0 if points[0] > points[1] else 1)
         return Outcome(termination, winner, subgames=tuple(results))
 
-    def is_game_over(self) -> bool:
-        return self.outcome() is not None
-
-    def result(self) -> str:
-        o = self.outcome()
-        return "*" if o is None else o.result()
-
-    def termination(self):
-        o = self.outcome()
-        return None if o is None else o.termination
-
     def __str__(self):
-        cdef const DPos* p = &self.hist[self.nply]
+        cdef const DPos* p = &self.pos
         rows = []
         for rank in range(5, -1, -1):
             cells = [self._letter(6 * rank + f) or "." for f in range(6)]
@@ -680,7 +580,7 @@ def superdimensiones_perft(SuperDimensionesBoard board, int depth) -> int:
     global perft_stop
     if depth < 0:
         raise ValueError("perft depth must be 0 or more")
-    cdef DPos p = board.hist[board.nply]
+    cdef DPos p = board.pos
     cdef DMove* stack = <DMove*>malloc((depth + 1) * SEARCH_MAX_MOVES * sizeof(DMove))
     if not stack:
         raise MemoryError()

@@ -3,14 +3,20 @@
 The board classes know the rules; this table knows the rest (which protocol carries a game, how
 its records are written, whether it has endgame tables or a learned evaluation). The front ends
 (`uci`, `hub`, `match`, `openings`, `cli`, `selfplay`) read these records and keep no list of
-games of their own, so a new game is its native module and a row here (`register`).
+games of their own, so a new game is its native module and a row here (`register`), or a
+package of its own that names the module registering it under the entry-point group
+``dimensiones.games`` (docs/adding-a-game.md): such modules are imported when this one is.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.metadata
+import warnings
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
+from ._game import game_perft, game_stop_perft
 from ._draughts import DraughtsBoard, draughts_perft, draughts_stop_perft, draughts_variants
 from ._stacks import StackBoard, stack_variants, stacks_perft, stacks_stop_perft
 from ._superajedrez import (SuperajedrezBoard, superajedrez_perft, superajedrez_stop_perft,
@@ -26,8 +32,10 @@ class Game:
     name: str                          # the variant name of NOTATION.md
     family: str                        # the native module that plays it
     board: type                        # Board(name, fen) of this class
-    perft: Callable[[Any, int], int]   # (a board of this class, depth)
-    stop_perft: Callable[[], None]
+    # A faster perft of the family's own (counting the last ply in bulk) and its stop; without
+    # one, the perft over GameOps that every board gets (`_game.game_perft`) counts.
+    perft: Optional[Callable[[Any, int], int]] = None     # (a board of this class, depth)
+    stop_perft: Optional[Callable[[], None]] = None
     record: str = "PDN"                # game records: "PDN", or "PGN" with algebraic moves
     fmjd_results: bool = False         # results written 2-0 / 0-2 / 1-1 (10×10 draughts)
     hub: bool = False                  # the Hub protocol can carry its positions
@@ -56,6 +64,19 @@ def game(name: str) -> Game:
         raise UnknownVariantError(f"unknown variant {name!r} (known: {', '.join(GAMES)})") from None
 
 
+def perft(board, depth: int) -> int:
+    """Perft of a board of a registered game, by the game's own counter where it has one."""
+    counter = game(board.variant).perft or game_perft
+    return counter(board, depth)
+
+
+def stop_perft() -> None:
+    """Abandon every perft running in another thread."""
+    game_stop_perft()
+    for stop in {g.stop_perft for g in GAMES.values() if g.stop_perft is not None}:
+        stop()
+
+
 def names(**facts) -> list[str]:
     """The games whose records have these facts, e.g. ``names(hub=True)``; all without any."""
     return [g.name for g in GAMES.values() if all(getattr(g, k) == v for k, v in facts.items())]
@@ -77,3 +98,26 @@ for _name in superajedrez_variants():
 for _name in superdimensiones_variants():
     register(Game(_name, "superdimensiones", SuperDimensionesBoard, superdimensiones_perft,
                   superdimensiones_stop_perft))
+
+
+# Games from other packages: each entry point of the group names a module whose import registers
+# its games. One that fails to load is reported and skipped: the built-in games still play.
+ENTRY_POINT_GROUP = "dimensiones.games"
+
+
+def load_plugins() -> list[str]:
+    """Import the game modules that installed packages name under ``dimensiones.games``; the
+    names of those that loaded (run when this module is first imported)."""
+    loaded = []
+    for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            importlib.import_module(entry.value)
+        except Exception as error:  # a broken plugin must not take the engine down with it
+            warnings.warn(f"game plugin {entry.name!r} ({entry.value}) failed to load: {error}",
+                          RuntimeWarning, stacklevel=2)
+        else:
+            loaded.append(entry.name)
+    return loaded
+
+
+load_plugins()

@@ -41,6 +41,7 @@ class Termination(enum.Enum):
     FIFTY_MOVES = 15        # Superajedrez: 50 moves each without capture, pawn move or placement
     SUB_GAMES = 16          # Super Dimensiones: both sub-games have ended
     FIRST_KING = 17         # breakthrough: the other side crowned a king first
+    GAME_RULE = 18          # a rule of a game added by another package (Outcome.detail says which)
 
     @property
     def description(self) -> str:
@@ -65,6 +66,7 @@ _DESCRIPTIONS = {
     Termination.FIFTY_MOVES: "50 moves without capture, pawn move or placement",
     Termination.SUB_GAMES: "both sub-games ended",
     Termination.FIRST_KING: "a king crowned",
+    Termination.GAME_RULE: "a rule of the game",
 }
 
 
@@ -79,6 +81,7 @@ class Outcome:
     winner: Color | None
     values: tuple[int, int] | None = None
     subgames: tuple[str, str] | None = None
+    detail: str | None = None       # what ended it, in words, where the termination is general
 
     def points(self) -> tuple[float, float] | None:
         """Super Dimensiones: each player's points, one per sub-game won, half per draw."""
@@ -95,6 +98,8 @@ class Outcome:
 
     def reason(self) -> str:
         text = self.termination.description
+        if self.detail is not None:
+            text += f": {self.detail}"
         if self.values is not None:
             text += f", decided by piece values {self.values[0]}-{self.values[1]}"
         if self.subgames is not None:

@@ -1,0 +1,139 @@
+"""A game added from outside the package (tests/toy_game: tic-tac-toe) gets the board API, perft,
+the search, the UCI front end and the match runner without a line of the engine changed.
+
+The toy game is compiled here as a plugin author would build it: Cython against the installed
+engine's .pxd files, plus an entry point under ``dimensiones.games`` (docs/adding-a-game.md).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import engine
+from engine import games
+from engine._game import game_perft
+
+TOY = Path(__file__).parent / "toy_game"
+# Tic-tac-toe's perft (the game stops at three in a row): the published counts of move sequences.
+PERFT = [1, 9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872]
+
+
+@pytest.fixture(scope="module")
+def plugin(tmp_path_factory) -> Path:
+    """A folder holding the compiled toy game and the metadata that announces it."""
+    from Cython.Build import cythonize         # the test extra installs Cython and setuptools
+    from setuptools import Distribution, Extension
+
+    folder = tmp_path_factory.mktemp("toy_plugin")
+    for name in ("_tictactoe.pyx", "tictactoe.py"):
+        shutil.copy(TOY / name, folder / name)
+    package_root = str(Path(engine.__file__).parent.parent)   # where engine/_game.pxd lies
+    extension = Extension("_tictactoe", [str(folder / "_tictactoe.pyx")])
+    distribution = Distribution({"ext_modules": cythonize([extension], include_path=[package_root],
+                                                          quiet=True)})
+    build = distribution.get_command_obj("build_ext")
+    build.build_lib = str(folder)
+    build.build_temp = str(folder / "build")
+    distribution.run_command("build_ext")
+    info = folder / "toy_dimensiones_game-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-dimensiones-game\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[dimensiones.games]\ntictactoe = tictactoe\n")
+    return folder
+
+
+@pytest.fixture
+def toy(plugin, monkeypatch):
+    """The toy game registered in this process, for one test only."""
+    monkeypatch.syspath_prepend(str(plugin))
+    monkeypatch.setattr(games, "GAMES", dict(games.GAMES))
+    monkeypatch.setattr(engine, "GAMES", games.GAMES)
+    monkeypatch.delitem(sys.modules, "tictactoe", raising=False)   # its import registers it
+    assert games.load_plugins() == ["tictactoe"]
+    return games.game("tictactoe")
+
+
+def environment(plugin: Path) -> dict:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(plugin), env.get("PYTHONPATH", "")])
+    return env
+
+
+def test_the_toy_game_plugs_in_with_its_record(toy):
+    assert "tictactoe" in engine.variants()
+    assert toy.perft is None and toy.family == "tictactoe" and toy.title == "Tic-tac-toe"
+    board = engine.Board("tictactoe")
+    assert isinstance(board, engine.Board)
+    assert board.fen() == ".../.../... x"
+
+
+def test_perft_over_gameops_counts_the_toy_game(toy):
+    board = engine.Board("tictactoe")
+    assert [engine.perft(board, d) for d in range(10)] == PERFT
+    assert engine.divide(board, 2) == {sq: 8 for sq in
+                                       ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"]}
+    # After X's centre and O's corner: the counts of the subtree, by the generic counter too.
+    board.push("b2")
+    board.push("a1")
+    assert game_perft(board, 1) == 7 and game_perft(board, 2) == 42
+
+
+def test_history_comes_from_gameboard(toy):
+    board = engine.Board("tictactoe")
+    for square in ("a1", "b1", "a2", "b2"):
+        board.push(square)
+    assert board.ply == 4 and [str(m) for m in board.move_stack] == ["a1", "b1", "a2", "b2"]
+    copy = board.copy()
+    assert board.outcome() is None and board.result() == "*"
+    board.push("a3")
+    assert board.fen() == "x../xo./xo. o"
+    assert board.is_game_over() and board.result() == "1-0"
+    assert board.outcome().reason() == "a rule of the game: three in a row"
+    assert board.legal_moves() == []
+    assert str(board.pop()) == "a3" and board.fen() == copy.fen() == ".../xo./xo. x"
+    assert copy.ply == 4 and board.zobrist_hash() == copy.zobrist_hash()
+    assert board.repetitions() == 1
+    with pytest.raises(engine.IllegalMoveError):
+        board.push("a1")                        # taken
+    assert board.fen() == ".../xo./xo. x" and board.ply == 4
+
+
+def test_the_search_plays_the_toy_game(toy):
+    e = engine.Engine(16)
+    draw = e.search(engine.Board("tictactoe"), depth=9)
+    assert draw.score == 0 and draw.depth == 9  # tic-tac-toe is a draw
+    win = e.search(engine.Board("tictactoe", ".../xo./xo. x"), depth=3)
+    assert str(win.best_move) == "a3" and win.mate == 1
+    block = e.search(engine.Board("tictactoe", ".../.o./xx. o"), depth=9)
+    assert str(block.best_move) == "c1"         # the only move that does not lose
+
+
+def test_uci_offers_and_plays_the_toy_game(plugin):
+    lines = ["uci", "setoption name UCI_Variant value tictactoe", "isready",
+             "position fen .../.o./xx. o", "go depth 9", "isready", "quit"]
+    out = subprocess.run([sys.executable, "-m", "engine", "uci"], input="\n".join(lines) + "\n",
+                         capture_output=True, text=True, timeout=120, env=environment(plugin))
+    assert out.returncode == 0, out.stderr
+    variant_line = next(line for line in out.stdout.splitlines() if "name UCI_Variant" in line)
+    assert "var tictactoe" in variant_line
+    assert "bestmove c1" in out.stdout.splitlines()
+
+
+def test_the_match_runner_plays_the_toy_game(plugin, tmp_path):
+    record = tmp_path / "games.pdn"
+    openings = tmp_path / "openings.txt"
+    openings.write_text(".../.x./... o\nx../.../... o\n")    # X in the centre, X in a corner
+    out = subprocess.run([sys.executable, "-m", "engine", "match", "--variant", "tictactoe",
+                          "--games", "4", "--tc", "nodes=2000", "--openings", str(openings),
+                          "--concurrency", "1", "--pdn", str(record)],
+                         capture_output=True, text=True, timeout=300, env=environment(plugin))
+    assert out.returncode == 0, out.stderr
+    assert "4 games, +0 =4 -0" in out.stdout      # perfect play draws both openings
+    text = record.read_text()
+    assert text.count('[Variant "tictactoe"]') == 4 and text.count('[Result "1/2-1/2"]') == 4
