@@ -165,7 +165,7 @@ def test_manifest_and_files(tables):
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["variant"] == "checkers" and manifest["format"] == egdb.FORMAT
     names = set(manifest["slices"])
-    assert names == {egdb.slice_name(s) for s in egdb.signatures("checkers", 4)}
+    assert names == {egdb.slice_name("checkers", s) for s in egdb.signatures("checkers", 4)}
     entry = manifest["slices"]["0m2k-0m1k"]
     assert entry["entries"] == 29760 and entry["longest_plies"] == 34
     assert entry["wins"] + entry["draws"] + entry["losses"] + entry["invalid"] == entry["entries"]

@@ -11,7 +11,10 @@ import pytest
 
 import engine
 from engine import egdb
+from engine._draughts import DraughtsTableSet
 from engine._search import TABLE_WIN_BOUND
+
+parse_name = DraughtsTableSet.parse_name      # the slice names of the draughts games
 
 SMALL = {"checkers": 4, "international": 3, "turkish": 3}   # Turkish: its lone-piece rule
 
@@ -39,7 +42,7 @@ def test_every_entry_equals_the_raw_one(pair, variant):
     assert set(manifest["slices"]) == set(tables.manifest["slices"])
     for name, entry in manifest["slices"].items():
         values = np.load(folder / entry["file"])
-        got = tables.native.expand(egdb._parse_name(name))
+        got = tables.native.expand(parse_name(name))
         assert np.array_equal(got, values), name
         assert tables.manifest["slices"][name]["kind"] == "compressed"
         assert not (packed / variant / entry["file"]).exists()      # the raw file is gone
@@ -64,7 +67,7 @@ def random_positions(tables, count, seed):
     names = sorted(tables.manifest["slices"])
     out = []
     while len(out) < count:
-        signature = egdb._parse_name(names[int(rng.integers(len(names)))])
+        signature = parse_name(names[int(rng.integers(len(names)))])
         index = int(rng.integers(tables.native.size(signature)))
         if tables.native.position(signature, index) is None:
             continue
@@ -124,7 +127,7 @@ def test_solve_with_compressed_tables(pair):
 
 
 def first_block_position(tables, name):
-    signature = egdb._parse_name(name)
+    signature = parse_name(name)
     for index in range(tables.native.size(signature)):
         found = tables.native.position(signature, index)
         if found is not None:
@@ -141,7 +144,7 @@ def test_a_corrupt_block_is_caught(pair, tmp_path):
     name = "0m2k-0m1k"
     path = folder / f"{name}.wdl"
     data = bytearray(path.read_bytes())
-    entries = egdb.Tables(packed, "checkers").native.size(egdb._parse_name(name))
+    entries = egdb.Tables(packed, "checkers").native.size(parse_name(name))
     offsets, blocks, _ = egdb._read_packed(path, 2, entries)
     data[len(data) - len(blocks) + int(offsets[0] + offsets[1]) // 2] ^= 0x55    # in block 0
     del offsets, blocks
@@ -197,9 +200,9 @@ def test_more_pieces_build_on_compressed_slices(pair, tmp_path):
     tables = egdb.build("checkers", 4, tmp_path, report=None)
     manifest = json.loads((raw / "checkers" / "manifest.json").read_text())
     for name, entry in manifest["slices"].items():
-        if sum(egdb._parse_name(name)) == 4:
+        if sum(parse_name(name)) == 4:
             assert tables.manifest["slices"][name].get("kind", "raw") == "raw"
-            assert np.array_equal(tables.native.expand(egdb._parse_name(name)),
+            assert np.array_equal(tables.native.expand(parse_name(name)),
                                   np.load(raw / "checkers" / entry["file"])), name
 
 

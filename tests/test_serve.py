@@ -420,8 +420,11 @@ def test_the_command_line_serves_until_interrupted():
     import signal
     import subprocess
     import sys
+    # Ctrl-C as a terminal sends it. A test run started in the background by a shell inherits
+    # SIGINT ignored, and so would the server: it gets the default action back first.
     process = subprocess.Popen([sys.executable, "-m", "engine", "serve", "--port", "0"],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         line = process.stdout.readline()
         assert line.startswith("Dimensiones web board on http://127.0.0.1:"), line

@@ -115,6 +115,28 @@ ENGINE = '''class Engine:
     def resize(self, hash_mb: int) -> None: ...
     def hashfull(self) -> int: ...
 '''
+
+
+def table_set(name: str) -> list[str]:
+    """The stub of a family's native table set: what engine.egdb asks of every one."""
+    return ["", f"class {name}:",
+            "    compressible: bool",
+            "    def __init__(self, variant: str) -> None: ...",
+            "    @staticmethod",
+            "    def limit() -> int: ...",
+            "    @staticmethod",
+            "    def slice_name(signature: tuple[int, ...]) -> str: ...",
+            "    @staticmethod",
+            "    def parse_name(name: str) -> tuple[int, ...]: ...",
+            "    @staticmethod",
+            "    def build_group(signature: tuple[int, ...]) -> tuple[int, int]: ...",
+            "    def signatures(self, pieces: int, kings_only: bool = ...) -> list[tuple[int, ...]]: ...",
+            "    @staticmethod",
+            "    def reachable(position: bytes, signature: tuple[int, ...]) -> bool: ...",
+            "    def position_text(self, signature: tuple[int, ...], index: int) -> str: ...",
+            "    def __getattr__(self, name: str) -> Any: ...  # see egdb.py"]
+
+
 FAMILIES = [
     # module, board, move, square type, module functions
     ("_draughts", "DraughtsBoard", "DraughtsMove", "int | str",
@@ -128,17 +150,12 @@ FAMILIES = [
       "drawish: bool, tempo: bool = ...) -> None: ...",
       "def _clear_patterns(vid: int) -> None: ...",
       "def _pattern_features(vid: int, regions: list[list[int]], rotated: list[list[int]], "
-      "white: Any, black: Any, kings: Any, stm: Any) -> tuple[Any, Any, Any, Any]: ..."]),
+      "white: Any, black: Any, kings: Any, stm: Any) -> tuple[Any, Any, Any, Any]: ..."]
+     + table_set("DraughtsTableSet")),
     ("_stacks", "StackBoard", "StackMove", "str",
      ["def stack_variants() -> list[str]: ...",
       "def stacks_perft(board: StackBoard, depth: int) -> int: ...",
-      "def stacks_stop_perft() -> None: ...",
-      "",
-      "class StackTableSet:",
-      "    def __init__(self, variant: str) -> None: ...",
-      "    @staticmethod",
-      "    def limit() -> int: ...",
-      "    def __getattr__(self, name: str) -> Any: ...  # see egdb.py"]),
+      "def stacks_stop_perft() -> None: ..."] + table_set("StackTableSet")),
     ("_superajedrez", "SuperajedrezBoard", "SuperajedrezMove", "str",
      ["def superajedrez_variants() -> list[str]: ...",
       "def superajedrez_perft(board: SuperajedrezBoard, depth: int) -> int: ...",
@@ -203,16 +220,8 @@ def main() -> int:
         "from .analysis import PVLine as PVLine, SearchInfo as SearchInfo, "
         "SearchResult as SearchResult\n\n"
         "TABLE_WIN_BOUND: int\n\n" + ENGINE)
-    (out / "_egdb.pyi").write_text(
-        "# Type stubs of a native module: made by tools/make_stubs.py.\n"
-        "from typing import Any\n\n"
-        "class TableSet:\n"
-        "    def __init__(self, variant: str, rules_id: int) -> None: ...\n"
-        "    @staticmethod\n"
-        "    def limit() -> int: ...\n"
-        "    def __getattr__(self, name: str) -> Any: ...  # see egdb.py\n")
     print("stubs written:", ", ".join(f"{m}.pyi" for m, *_ in FAMILIES),
-          "_game.pyi, _search.pyi, _egdb.pyi")
+          "_game.pyi, _search.pyi")
     return 0
 
 

@@ -135,7 +135,7 @@ ctypedef struct Pos:
     int special               # Forzosa / Saque counter in plies, -1 when not running
     int8_t num[64]            # Chapinas piece numbers (stale where no piece stands)
 
-ctypedef struct DMove:
+ctypedef struct Move:
     u64 captured
     uint8_t frm
     uint8_t to
@@ -151,12 +151,12 @@ ctypedef struct Undo:
     int8_t num_to
 
 cdef const Rules* rules_for(int variant_id) noexcept nogil
-cdef int gen_moves(const Pos* p, const Rules* R, DMove* out) noexcept nogil
-cdef int count_moves(const Pos* p, const Rules* R, DMove* scratch) noexcept nogil
+cdef int generate(const Pos* p, const Rules* R, Move* out) noexcept nogil
+cdef int count_moves(const Pos* p, const Rules* R, Move* scratch) noexcept nogil
 cdef int has_capture(const Pos* p, const Rules* R) noexcept nogil
-cdef void make_move(Pos* p, const Rules* R, const DMove* m, Undo* u) noexcept nogil
-cdef void unmake_move(Pos* p, const Rules* R, const DMove* m, const Undo* u) noexcept nogil
+cdef void make(Pos* p, const Rules* R, const Move* m, Undo* u) noexcept nogil
+cdef void unmake(Pos* p, const Rules* R, const Move* m, const Undo* u) noexcept nogil
 cdef u64 compute_key(const Pos* p, const Rules* R) noexcept nogil
 cdef int rule_draw(const Pos* p, const Rules* R) noexcept nogil
-cdef u64 perft_c(Pos* p, const Rules* R, int depth, DMove* stack) noexcept nogil
-cdef int evaluate_pos(const Rules* R, const Pos* p) noexcept nogil
+cdef u64 perft(Pos* p, const Rules* R, int depth, Move* stack) noexcept nogil
+cdef int evaluate(const Rules* R, const Pos* p) noexcept nogil

@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""DMove generation, make/unmake and the draw rules of the draughts family, at C level.
+"""Move generation, make/unmake and the draw rules of the draughts family, at C level.
 
 One generator serves every rule set: the variant's row of `Rules` (filled from rulesets.py)
 says which directions men and kings use, whether kings fly, how captures are chosen and what
@@ -138,7 +138,7 @@ cdef inline int nearest(u64 bb, int up) noexcept nogil:
 
 ctypedef struct Gen:
     const Rules* R
-    DMove* out
+    Move* out
     int n
     int best               # best capture score so far (precedence)
     u64 occ                # occupied squares, with the moving piece lifted off its square
@@ -347,7 +347,7 @@ cdef inline u64 men_that_capture(const Pos* p, const Rules* R, u64 empty, int us
     return res
 
 
-cdef int gen_captures(const Pos* p, const Rules* R, DMove* out, Gen* g) noexcept nogil:
+cdef int gen_captures(const Pos* p, const Rules* R, Move* out, Gen* g) noexcept nogil:
     cdef int us = p.stm
     cdef u64 occ = p.pieces[0] | p.pieces[1]
     cdef u64 empty = R.valid & ~occ
@@ -431,7 +431,7 @@ cdef int side_can_capture(const Pos* p, const Rules* R, int us) noexcept nogil:
     return 0
 
 
-cdef inline int add_targets(DMove* out, int n, u64 targets, int delta, u64 promo) noexcept nogil:
+cdef inline int add_targets(Move* out, int n, u64 targets, int delta, u64 promo) noexcept nogil:
     """Quiet moves to each square of targets from the square delta bits behind it."""
     cdef int t
     while targets and n < MAX_MOVES:
@@ -445,7 +445,7 @@ cdef inline int add_targets(DMove* out, int n, u64 targets, int delta, u64 promo
     return n
 
 
-cdef int gen_quiet(const Pos* p, const Rules* R, DMove* out) noexcept nogil:
+cdef int gen_quiet(const Pos* p, const Rules* R, Move* out) noexcept nogil:
     cdef int us = p.stm, i, d, k, n = 0
     cdef u64 occ = p.pieces[0] | p.pieces[1]
     cdef u64 empty = R.valid & ~occ
@@ -478,7 +478,7 @@ cdef int gen_quiet(const Pos* p, const Rules* R, DMove* out) noexcept nogil:
     return n
 
 
-cdef int gen_moves(const Pos* p, const Rules* R, DMove* out) noexcept nogil:
+cdef int generate(const Pos* p, const Rules* R, Move* out) noexcept nogil:
     cdef Gen g
     g.path_mode = 0
     cdef int n = gen_captures(p, R, out, &g)
@@ -487,7 +487,7 @@ cdef int gen_moves(const Pos* p, const Rules* R, DMove* out) noexcept nogil:
     return gen_quiet(p, R, out)
 
 
-cdef int count_moves(const Pos* p, const Rules* R, DMove* scratch) noexcept nogil:
+cdef int count_moves(const Pos* p, const Rules* R, Move* scratch) noexcept nogil:
     """The number of legal moves, without writing quiet moves out (perft's last ply)."""
     cdef Gen g
     g.path_mode = 0
@@ -517,7 +517,7 @@ cdef int count_moves(const Pos* p, const Rules* R, DMove* scratch) noexcept nogi
     return n
 
 
-cdef int capture_paths(const Pos* p, const Rules* R, const DMove* m, uint8_t* paths,
+cdef int capture_paths(const Pos* p, const Rules* R, const Move* m, uint8_t* paths,
                        int max_paths) noexcept nogil:
     """Every landing path (64 bytes each, 255-terminated, origin excluded) along which move m
     can be played; returns how many were written."""
@@ -575,7 +575,7 @@ cdef int special_condition(const Pos* p, const Rules* R) noexcept nogil:
     return 0
 
 
-cdef void make_move(Pos* p, const Rules* R, const DMove* m, Undo* u) noexcept nogil:
+cdef void make(Pos* p, const Rules* R, const Move* m, Undo* u) noexcept nogil:
     cdef int us = p.stm, them = us ^ 1, s
     cdef u64 fb = (<u64>1) << m.frm, tb = (<u64>1) << m.to
     cdef int was_king = (p.kings >> m.frm) & 1
@@ -631,7 +631,7 @@ cdef void make_move(Pos* p, const Rules* R, const DMove* m, Undo* u) noexcept no
             p.special = 0
 
 
-cdef void unmake_move(Pos* p, const Rules* R, const DMove* m, const Undo* u) noexcept nogil:
+cdef void unmake(Pos* p, const Rules* R, const Move* m, const Undo* u) noexcept nogil:
     cdef int them = p.stm, us = them ^ 1
     cdef u64 fb = (<u64>1) << m.frm, tb = (<u64>1) << m.to
     p.stm = us
@@ -671,7 +671,7 @@ cdef int rule_draw(const Pos* p, const Rules* R) noexcept nogil:
     move, every other code a draw. Repetition is checked by whoever keeps the history of keys;
     having no pieces or no move is checked before this."""
     cdef int s, nk, total, mine, theirs
-    cdef DMove buf[MAX_MOVES]
+    cdef Move buf[MAX_MOVES]
     cdef Gen g
     if R.win_rule == WIN_FIRST_KING and (p.pieces[p.stm ^ 1] & p.kings):
         return END_FIRST_KING
@@ -713,7 +713,7 @@ cdef int rule_draw(const Pos* p, const Rules* R) noexcept nogil:
 cdef volatile int perft_stop = 0   # set by stop_perft() from another thread: abandon a perft
 
 
-cdef u64 perft_c(Pos* p, const Rules* R, int depth, DMove* stack) noexcept nogil:
+cdef u64 perft(Pos* p, const Rules* R, int depth, Move* stack) noexcept nogil:
     """Leaf count at depth; stack must hold depth * MAX_MOVES moves."""
     cdef int n, i
     cdef u64 total = 0
@@ -722,16 +722,17 @@ cdef u64 perft_c(Pos* p, const Rules* R, int depth, DMove* stack) noexcept nogil
         return 1
     if depth == 1:
         return count_moves(p, R, stack)
-    n = gen_moves(p, R, stack)
+    n = generate(p, R, stack)
     if perft_stop:
         return 0
     for i in range(n):
-        make_move(p, R, &stack[i], &u)
-        total += perft_c(p, R, depth - 1, stack + n)
-        unmake_move(p, R, &stack[i], &u)
+        make(p, R, &stack[i], &u)
+        total += perft(p, R, depth - 1, stack + n)
+        unmake(p, R, &stack[i], &u)
     return total
 
 
 include "_draughts_eval.pxi"
 include "_draughts_ops.pxi"
 include "_draughts_board.pxi"
+include "_draughts_tables.pxi"

@@ -31,7 +31,7 @@ cdef class DraughtsMove:
     """One legal move: origin, destination, captured pieces. ``str(move)`` is the canonical string
     (NOTATION.md). Squares are numbers in numbered variants and names (``d4``) elsewhere."""
 
-    cdef DMove m
+    cdef Move m
     cdef object spec
     cdef u64 key           # key of the position the move was generated in
     cdef tuple _path       # landing squares as bits, origin first, when the short form is ambiguous
@@ -113,7 +113,7 @@ cdef class DraughtsMove:
         return hash((self.spec.name, self.m.frm, self.m.to, self.m.captured))
 
 
-cdef DraughtsMove _wrap_move(object spec, const DMove* m, u64 key):
+cdef DraughtsMove _wrap_move(object spec, const Move* m, u64 key):
     cdef DraughtsMove mv = DraughtsMove.__new__(DraughtsMove)
     mv.m = m[0]
     mv.spec = spec
@@ -128,12 +128,12 @@ cdef class DraughtsBoard(GameBoard):
     cdef const Rules* R
     cdef int vid
     cdef readonly object spec
-    cdef DMove* buf            # scratch for generation
+    cdef Move* buf            # scratch for generation
     cdef uint8_t* pathbuf
 
     def __cinit__(self, *args, **kwargs):
         self.position = &self.pos
-        self.buf = <DMove*>malloc(MAX_MOVES * sizeof(DMove))
+        self.buf = <Move*>malloc(MAX_MOVES * sizeof(Move))
         self.pathbuf = <uint8_t*>malloc(_PATH_CAP * 64)
         if not (self.buf and self.pathbuf):
             raise MemoryError()
@@ -267,7 +267,7 @@ cdef class DraughtsBoard(GameBoard):
     # -- moves ------------------------------------------------------------------------------
 
     def legal_moves(self) -> list:
-        cdef int n = gen_moves(&self.pos, self.R, self.buf)
+        cdef int n = generate(&self.pos, self.R, self.buf)
         cdef int i, j
         cdef u64 key = self.pos.key
         cdef list out = [_wrap_move(self.spec, &self.buf[i], key) for i in range(n)]
@@ -280,7 +280,7 @@ cdef class DraughtsBoard(GameBoard):
                         break
         return out
 
-    cdef tuple _canonical_path(self, const DMove* m):
+    cdef tuple _canonical_path(self, const Move* m):
         names = self.spec.square_names
         return min(("x".join([names[b] for b in path]), path) for path in self._paths(m))[1]
 
@@ -296,7 +296,7 @@ cdef class DraughtsBoard(GameBoard):
             return [(names[m.m.frm], names[m.m.to])]
         return sorted(tuple(names[b] for b in path) for path in self._paths(&m.m))
 
-    cdef list _paths(self, const DMove* m):
+    cdef list _paths(self, const Move* m):
         """Every landing path of capture m, each a tuple of bits with the origin first."""
         cdef int k = capture_paths(&self.pos, self.R, m, self.pathbuf, _PATH_CAP)
         cdef int i, j
@@ -389,7 +389,7 @@ cdef class DraughtsBoard(GameBoard):
 
     def evaluate(self) -> int:
         """The static evaluation for the side to move, in centi-men (a man is 100)."""
-        return evaluate_pos(self.R, &self.pos)
+        return evaluate(self.R, &self.pos)
 
     # -- state ------------------------------------------------------------------------------
 
@@ -442,7 +442,7 @@ cdef class DraughtsBoard(GameBoard):
         cdef int stuck_winner = us if self.R.win_rule == WIN_LOSING else us ^ 1
         if self.pos.pieces[us] == 0:
             return Outcome(Termination.NO_PIECES, Color(stuck_winner))
-        if gen_moves(&self.pos, self.R, self.buf) == 0:
+        if generate(&self.pos, self.R, self.buf) == 0:
             return Outcome(Termination.NO_MOVES, Color(stuck_winner))
         if self.repetitions() >= 3:
             code = END_REPETITION
@@ -518,13 +518,13 @@ def draughts_perft(DraughtsBoard board, int depth) -> int:
     if depth < 0:
         raise ValueError("perft depth must be 0 or more")
     cdef Pos p = board.pos
-    cdef DMove* stack = <DMove*>malloc((depth + 1) * MAX_MOVES * sizeof(DMove))
+    cdef Move* stack = <Move*>malloc((depth + 1) * MAX_MOVES * sizeof(Move))
     if not stack:
         raise MemoryError()
     cdef u64 n
     perft_stop = 0
     with nogil:
-        n = perft_c(&p, board.R, depth, stack)
+        n = perft(&p, board.R, depth, stack)
     free(stack)
     if perft_stop:
         raise PerftStopped("perft stopped")

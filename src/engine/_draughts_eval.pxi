@@ -223,7 +223,7 @@ cdef int pattern_eval(const Rules* R, const Pos* p) noexcept nogil:
     return <int>opening if p.stm == 0 else -<int>opening
 
 
-cdef int evaluate_pos(const Rules* R, const Pos* p) noexcept nogil:
+cdef int evaluate(const Rules* R, const Pos* p) noexcept nogil:
     """Static value for the side to move, in centi-men."""
     if R.pat_n:
         if lone_king_holds(R, p):

@@ -6,13 +6,13 @@ cdef int PROBCUT_MARGIN = 5
 
 
 cdef int _op_generate(const void* ctx, const void* pos, SMove* out) noexcept nogil:
-    return gen_moves(<const Pos*>pos, <const Rules*>ctx, <DMove*>out)
+    return generate(<const Pos*>pos, <const Rules*>ctx, <Move*>out)
 
 
 cdef int _op_generate_captures(const void* ctx, const void* pos, SMove* out) noexcept nogil:
     cdef Gen g
     g.path_mode = 0
-    return gen_captures(<const Pos*>pos, <const Rules*>ctx, <DMove*>out, &g)
+    return gen_captures(<const Pos*>pos, <const Rules*>ctx, <Move*>out, &g)
 
 
 cdef int _op_has_quiet_move(const void* ctx, const void* pos) noexcept nogil:
@@ -42,17 +42,17 @@ cdef int _op_generate_promotions(const void* ctx, const void* pos, SMove* out) n
     cdef u64 men = p.pieces[us] & ~p.kings
     for i in range(R.n_man_move):
         d = R.man_move[us][i]
-        n = add_targets(<DMove*>out, n, step(R, men, d) & empty & R.promo[us], R.delta[d],
+        n = add_targets(<Move*>out, n, step(R, men, d) & empty & R.promo[us], R.delta[d],
                         R.promo[us])
     return n
 
 
 cdef void _op_make(const void* ctx, void* pos, const SMove* m, void* undo) noexcept nogil:
-    make_move(<Pos*>pos, <const Rules*>ctx, <const DMove*>m, <Undo*>undo)
+    make(<Pos*>pos, <const Rules*>ctx, <const Move*>m, <Undo*>undo)
 
 
 cdef void _op_unmake(const void* ctx, void* pos, const SMove* m, const void* undo) noexcept nogil:
-    unmake_move(<Pos*>pos, <const Rules*>ctx, <const DMove*>m, <const Undo*>undo)
+    unmake(<Pos*>pos, <const Rules*>ctx, <const Move*>m, <const Undo*>undo)
 
 
 cdef u64 _op_key(const void* pos) noexcept nogil:
@@ -60,7 +60,7 @@ cdef u64 _op_key(const void* pos) noexcept nogil:
 
 
 cdef int _op_evaluate(const void* ctx, const void* pos) noexcept nogil:
-    return evaluate_pos(<const Rules*>ctx, <const Pos*>pos)
+    return evaluate(<const Rules*>ctx, <const Pos*>pos)
 
 
 cdef int _values_result(const Rules* R, const Pos* p) noexcept nogil:
@@ -98,20 +98,20 @@ cdef int _op_reversible(const void* pos) noexcept nogil:
 
 
 cdef int _op_is_capture(const SMove* m) noexcept nogil:
-    return (<const DMove*>m).captured != 0
+    return (<const Move*>m).captured != 0
 
 
 cdef int _op_capture_count(const SMove* m) noexcept nogil:
-    return bb_popcount((<const DMove*>m).captured)
+    return bb_popcount((<const Move*>m).captured)
 
 
 cdef int _op_history_index(const SMove* m) noexcept nogil:
-    return (<const DMove*>m).frm * 64 + (<const DMove*>m).to
+    return (<const Move*>m).frm * 64 + (<const Move*>m).to
 
 
 cdef int _op_same_move(const SMove* a, const SMove* b) noexcept nogil:
-    cdef const DMove* x = <const DMove*>a
-    cdef const DMove* y = <const DMove*>b
+    cdef const Move* x = <const Move*>a
+    cdef const Move* y = <const Move*>b
     return x.frm == y.frm and x.to == y.to and x.captured == y.captured
 
 
@@ -145,4 +145,4 @@ cdef void _fill_ops(int vid):
     o.end_score = NULL
 
 
-assert sizeof(DMove) == sizeof(SMove) and sizeof(Undo) <= UNDO_MAX and sizeof(Pos) <= POS_MAX
+assert sizeof(Move) == sizeof(SMove) and sizeof(Undo) <= UNDO_MAX and sizeof(Pos) <= POS_MAX

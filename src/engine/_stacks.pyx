@@ -20,7 +20,7 @@ from ._game cimport (GameBoard, GameOps, ProbeSource, SMove, RULE_NONE, RULE_DRA
                      SEARCH_MAX_MOVES, UNDO_MAX, POS_MAX)
 
 from .errors import IllegalMoveError, InvalidFenError, PerftStopped, UnknownVariantError
-from .geometry import build_geometry
+from .geometry import algebraic, build_geometry
 from .types import Color, Outcome, Termination
 from .rulesets import STACK_VARIANTS
 from .evaluation import STACK_WEIGHTS
@@ -42,7 +42,7 @@ cdef int DR[8]
 DF[:] = [1, -1, 1, -1, 0, 0, 1, -1]
 DR[:] = [1, 1, -1, -1, 1, -1, 0, 0]
 
-ctypedef struct SRules:
+ctypedef struct Rules:
     int size
     int nsq
     int total                               # checkers per side at the start
@@ -55,25 +55,25 @@ ctypedef struct SRules:
     int w_stack
     int w_mobility
 
-ctypedef struct SPos:
+ctypedef struct Pos:
     u64 stacks[2]
     u64 key
     int stm
     uint8_t height[64]
 
-ctypedef struct StMove:
+ctypedef struct Move:
     uint8_t frm
     uint8_t to
     uint8_t n
     uint8_t kind
     uint8_t pad[12]           # every family's move is exactly one SMove (16 bytes) wide
 
-ctypedef struct SUndo:
+ctypedef struct Undo:
     u64 key
     uint8_t captured
 
-cdef SRules SRULES[MAX_STACK_VARIANTS]
-cdef GameOps SOPS[MAX_STACK_VARIANTS]
+cdef Rules RULES[MAX_STACK_VARIANTS]
+cdef GameOps OPS[MAX_STACK_VARIANTS]
 cdef u64 ZS[2][64][MAXH + 1]
 cdef u64 ZS_SIDE
 
@@ -95,7 +95,7 @@ _init_keys()
 # ---------------------------------------------------------------------------------------------
 # Generation, make, unmake
 
-cdef inline int add(StMove* out, int n, int frm, int to, int count, int kind) noexcept nogil:
+cdef inline int add(Move* out, int n, int frm, int to, int count, int kind) noexcept nogil:
     """Write a move at index n (or only count it when out is NULL); returns the new count."""
     if out == NULL:
         return n + 1
@@ -108,7 +108,7 @@ cdef inline int add(StMove* out, int n, int frm, int to, int count, int kind) no
     return n
 
 
-cdef int side_moves(const SRules* R, const SPos* p, int side, StMove* out,
+cdef int side_moves(const Rules* R, const Pos* p, int side, Move* out,
                     int captures_only) noexcept nogil:
     """The moves of `side` (as if it were to move) without the pass: written to out, or only
     counted when out is NULL."""
@@ -144,7 +144,7 @@ cdef int side_moves(const SRules* R, const SPos* p, int side, StMove* out,
     return n
 
 
-cdef int st_generate(const SRules* R, const SPos* p, StMove* out, int captures_only) noexcept nogil:
+cdef int generate(const Rules* R, const Pos* p, Move* out, int captures_only) noexcept nogil:
     """Legal moves (only captures if captures_only). No move at all once a side has no checkers;
     otherwise `pass` when nothing else is legal."""
     cdef int n
@@ -156,7 +156,7 @@ cdef int st_generate(const SRules* R, const SPos* p, StMove* out, int captures_o
     return n
 
 
-cdef void st_make(const SRules* R, SPos* p, const StMove* m, SUndo* u) noexcept nogil:
+cdef void make(const Rules* R, Pos* p, const Move* m, Undo* u) noexcept nogil:
     cdef int us = p.stm, them = us ^ 1, h, rest, old
     cdef u64 key = p.key
     u.key = p.key
@@ -183,7 +183,7 @@ cdef void st_make(const SRules* R, SPos* p, const StMove* m, SUndo* u) noexcept 
     p.stm = them
 
 
-cdef void st_unmake(const SRules* R, SPos* p, const StMove* m, const SUndo* u) noexcept nogil:
+cdef void unmake(const Rules* R, Pos* p, const Move* m, const Undo* u) noexcept nogil:
     cdef int us = p.stm ^ 1, them = p.stm
     p.stm = us
     p.key = u.key
@@ -201,7 +201,7 @@ cdef void st_unmake(const SRules* R, SPos* p, const StMove* m, const SUndo* u) n
     p.stacks[us] |= (<u64>1) << m.frm
 
 
-cdef u64 st_compute_key(const SPos* p) noexcept nogil:
+cdef u64 compute_key(const Pos* p) noexcept nogil:
     cdef u64 key = ZS_SIDE if p.stm else 0, c
     cdef int s, b
     for s in range(2):
@@ -213,7 +213,7 @@ cdef u64 st_compute_key(const SPos* p) noexcept nogil:
     return key
 
 
-cdef int checkers(const SPos* p, int side) noexcept nogil:
+cdef int checkers(const Pos* p, int side) noexcept nogil:
     cdef int total = 0
     cdef u64 c = p.stacks[side]
     while c:
@@ -222,7 +222,7 @@ cdef int checkers(const SPos* p, int side) noexcept nogil:
     return total
 
 
-cdef int st_rule_end(const SRules* R, const SPos* p) noexcept nogil:
+cdef int rule_end(const Rules* R, const Pos* p) noexcept nogil:
     """The side without checkers has lost (docs/rules-notes.md shows why a game always ends)."""
     if p.stacks[p.stm] == 0:
         return RULE_LOSS
@@ -231,154 +231,31 @@ cdef int st_rule_end(const SRules* R, const SPos* p) noexcept nogil:
     return RULE_NONE
 
 
-cdef inline int mobility(const SRules* R, const SPos* p, int side) noexcept nogil:
-    return side_moves(R, p, side, NULL, 0)
-
-
-cdef int st_evaluate(const SRules* R, const SPos* p) noexcept nogil:
-    """Checkers on the board, their advance, stacks left where the opponent can take them, and
-    mobility."""
-    cdef int score[2]
-    cdef int s, b, h, d, k, t, e
-    cdef u64 c, cc
-    for s in range(2):
-        score[s] = mobility(R, p, s) * R.w_mobility
-        c = p.stacks[s]
-        while c:
-            b = bb_lsb(c)
-            c &= c - 1
-            h = p.height[b]
-            score[s] += h * (R.w_checker + R.advance[s][b] * R.w_advance) + R.w_stack
-    # Stacks of the side not to move that the side to move can capture at once.
-    s = p.stm
-    c = p.stacks[s]
-    while c:
-        e = bb_lsb(c)
-        c &= c - 1
-        h = p.height[e]
-        for d in range(NSD):
-            for k in range(1, h + 1):
-                t = R.dest[d][e][k]
-                if t >= OFF:
-                    continue
-                if (p.stacks[s ^ 1] >> t) & 1 and p.height[t] <= k:
-                    score[s ^ 1] -= p.height[t] * R.w_attacked
-    return score[p.stm] - score[p.stm ^ 1]
+include "_stacks_eval.pxi"
 
 
 cdef volatile int perft_stop = 0   # set by stop_perft() from another thread: abandon a perft
 
 
-cdef unsigned long long st_perft(const SRules* R, SPos* p, int depth, StMove* stack) noexcept nogil:
+cdef unsigned long long perft(const Rules* R, Pos* p, int depth, Move* stack) noexcept nogil:
     cdef int n, i
     cdef unsigned long long total = 0
-    cdef SUndo u
+    cdef Undo u
     if depth <= 0:
         return 1
-    n = st_generate(R, p, stack, 0)
+    n = generate(R, p, stack, 0)
     if depth == 1:
         return n
     if perft_stop:
         return 0
     for i in range(n):
-        st_make(R, p, &stack[i], &u)
-        total += st_perft(R, p, depth - 1, stack + n)
-        st_unmake(R, p, &stack[i], &u)
+        make(R, p, &stack[i], &u)
+        total += perft(R, p, depth - 1, stack + n)
+        unmake(R, p, &stack[i], &u)
     return total
 
 
-# ---------------------------------------------------------------------------------------------
-# The position interface for the search
-
-cdef int _op_generate(const void* ctx, const void* pos, SMove* out) noexcept nogil:
-    return st_generate(<const SRules*>ctx, <const SPos*>pos, <StMove*>out, 0)
-
-
-cdef int _op_captures(const void* ctx, const void* pos, SMove* out) noexcept nogil:
-    return st_generate(<const SRules*>ctx, <const SPos*>pos, <StMove*>out, 1)
-
-
-cdef int _op_has_quiet(const void* ctx, const void* pos) noexcept nogil:
-    cdef const SPos* p = <const SPos*>pos
-    return p.stacks[0] != 0 and p.stacks[1] != 0       # there is always a move or a pass
-
-
-cdef void _op_make(const void* ctx, void* pos, const SMove* m, void* undo) noexcept nogil:
-    st_make(<const SRules*>ctx, <SPos*>pos, <const StMove*>m, <SUndo*>undo)
-
-
-cdef void _op_unmake(const void* ctx, void* pos, const SMove* m, const void* undo) noexcept nogil:
-    st_unmake(<const SRules*>ctx, <SPos*>pos, <const StMove*>m, <const SUndo*>undo)
-
-
-cdef u64 _op_key(const void* pos) noexcept nogil:
-    return (<const SPos*>pos).key
-
-
-cdef int _op_evaluate(const void* ctx, const void* pos) noexcept nogil:
-    return st_evaluate(<const SRules*>ctx, <const SPos*>pos)
-
-
-cdef int _op_rule_end(const void* ctx, const void* pos) noexcept nogil:
-    return st_rule_end(<const SRules*>ctx, <const SPos*>pos)
-
-
-cdef int _op_draw_result(const void* ctx, const void* pos) noexcept nogil:
-    return RULE_DRAW
-
-
-cdef int _op_reversible(const void* pos) noexcept nogil:
-    return 0                                  # no move can be undone: no repetition
-
-
-cdef int _op_is_capture(const SMove* m) noexcept nogil:
-    return (<const StMove*>m).kind == KIND_CAPTURE
-
-
-cdef int _op_capture_count(const SMove* m) noexcept nogil:
-    return (<const StMove*>m).n
-
-
-cdef int _op_history_index(const SMove* m) noexcept nogil:
-    cdef const StMove* s = <const StMove*>m
-    return (s.frm * 64 + (s.to if s.to < 64 else s.n)) & 4095
-
-
-cdef int _op_same_move(const SMove* a, const SMove* b) noexcept nogil:
-    cdef const StMove* x = <const StMove*>a
-    cdef const StMove* y = <const StMove*>b
-    return x.frm == y.frm and x.to == y.to and x.n == y.n and x.kind == y.kind
-
-
-cdef void _fill_ops(int vid):
-    cdef GameOps* o = &SOPS[vid]
-    o.pos_size = sizeof(SPos)
-    o.ctx = &SRULES[vid]
-    o.captures_forced = 0
-    o.generate = _op_generate
-    o.generate_captures = _op_captures
-    o.has_quiet_move = _op_has_quiet
-    o.generate_promotions = NULL
-    o.make = _op_make
-    o.unmake = _op_unmake
-    o.key = _op_key
-    o.evaluate = _op_evaluate
-    o.rule_end = _op_rule_end
-    o.draw_result = _op_draw_result
-    o.reversible = _op_reversible
-    o.is_capture = _op_is_capture
-    o.capture_count = _op_capture_count
-    o.history_index = _op_history_index
-    o.same_move = _op_same_move
-    o.in_check = NULL
-    o.make_null = NULL
-    o.unmake_null = NULL
-    o.wide = 0
-    o.player = NULL                      # strict alternation
-    o.end_score = NULL
-
-
-assert sizeof(StMove) == sizeof(SMove) and sizeof(SUndo) <= UNDO_MAX and sizeof(SPos) <= POS_MAX
+include "_stacks_ops.pxi"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -390,8 +267,8 @@ cdef dict _SPEC_BY_ID = {}
 
 cdef int _register(spec) except -1:
     cdef int vid = len(_ID_BY_NAME)
-    cdef SRules* R = &SRULES[vid]
-    memset(R, 0, sizeof(SRules))
+    cdef Rules* R = &RULES[vid]
+    memset(R, 0, sizeof(Rules))
     g = build_geometry(spec.size, "dark")
     spec.geometry = g
     R.size = spec.size

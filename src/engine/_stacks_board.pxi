@@ -5,7 +5,7 @@ cdef class StackMove:
     """A Dipole move: ``e1-e5`` (basic or merge), ``c3xc5`` (capture), ``e1-off5`` (bear-off of 5
     checkers) or ``pass``."""
 
-    cdef StMove m
+    cdef Move m
     cdef object spec
     cdef u64 key
 
@@ -70,7 +70,7 @@ cdef class StackMove:
         return hash((self.spec.name, self.m.frm, self.m.to, self.m.n, self.m.kind))
 
 
-cdef StackMove _wrap(object spec, const StMove* m, u64 key):
+cdef StackMove _wrap(object spec, const Move* m, u64 key):
     cdef StackMove mv = StackMove.__new__(StackMove)
     mv.m = m[0]
     memset(mv.m.pad, 0, sizeof(mv.m.pad))
@@ -82,15 +82,15 @@ cdef StackMove _wrap(object spec, const StMove* m, u64 key):
 cdef class StackBoard(GameBoard):
     """A game of Dipole: the position, the moves played since it was set, and the rules."""
 
-    cdef SPos pos
-    cdef const SRules* R
+    cdef Pos pos
+    cdef const Rules* R
     cdef int vid
     cdef readonly object spec
-    cdef StMove* buf
+    cdef Move* buf
 
     def __cinit__(self, *args, **kwargs):
         self.position = &self.pos
-        self.buf = <StMove*>malloc(SEARCH_MAX_MOVES * sizeof(StMove))
+        self.buf = <Move*>malloc(SEARCH_MAX_MOVES * sizeof(Move))
         if not self.buf:
             raise MemoryError()
 
@@ -101,9 +101,9 @@ cdef class StackBoard(GameBoard):
         if variant not in _ID_BY_NAME:
             raise UnknownVariantError(f"unknown variant {variant!r}")
         self.vid = _ID_BY_NAME[variant]
-        self.R = &SRULES[self.vid]
+        self.R = &RULES[self.vid]
         self.spec = _SPEC_BY_ID[self.vid]
-        self.ops = &SOPS[self.vid]
+        self.ops = &OPS[self.vid]
         self.set_fen(self.spec.start_fen if fen is None else fen)
 
     # -- position strings -------------------------------------------------------------------
@@ -111,11 +111,11 @@ cdef class StackBoard(GameBoard):
     def set_fen(self, fen):
         """Set the position from a FEN (``W:We1.12:Bd8.12``); the history is cleared. On error
         nothing changes."""
-        cdef SPos p = self._parse_fen(fen)
+        cdef Pos p = self._parse_fen(fen)
         self.pos = p
         self._clear_history()
 
-    cdef SPos _parse_fen(self, fen) except *:
+    cdef Pos _parse_fen(self, fen) except *:
         g = self.spec.geometry
         if not isinstance(fen, str):
             raise InvalidFenError(f"a FEN must be a string, not {type(fen).__name__}")
@@ -125,8 +125,8 @@ cdef class StackBoard(GameBoard):
         side = parts[0].strip()
         if side not in ("W", "B"):
             raise InvalidFenError(f"FEN {fen!r}: side to move must be W or B, not {side!r}")
-        cdef SPos p
-        memset(&p, 0, sizeof(SPos))
+        cdef Pos p
+        memset(&p, 0, sizeof(Pos))
         p.stm = 0 if side == "W" else 1
         seen = set()
         for part in parts[1:]:
@@ -154,7 +154,7 @@ cdef class StackBoard(GameBoard):
             if checkers(&p, colour) > self.R.total:
                 raise InvalidFenError(f"FEN {fen!r}: {'White' if colour == 0 else 'Black'} has "
                                       f"more than the {self.R.total} checkers a game starts with")
-        p.key = st_compute_key(&p)
+        p.key = compute_key(&p)
         return p
 
     def fen(self) -> str:
@@ -170,7 +170,7 @@ cdef class StackBoard(GameBoard):
     # -- moves ------------------------------------------------------------------------------
 
     def legal_moves(self) -> list:
-        cdef int n = st_generate(self.R, &self.pos, self.buf, 0)
+        cdef int n = generate(self.R, &self.pos, self.buf, 0)
         cdef int i
         return [_wrap(self.spec, &self.buf[i], self.pos.key) for i in range(n)]
 
@@ -219,11 +219,11 @@ cdef class StackBoard(GameBoard):
 
     def _native_position(self) -> bytes:
         """The C position as bytes (for the endgame tables, which read it directly)."""
-        return (<char*>&self.pos)[:sizeof(SPos)]
+        return (<char*>&self.pos)[:sizeof(Pos)]
 
     def evaluate(self) -> int:
         """The static evaluation for the side to move, in hundredths of a checker."""
-        return st_evaluate(self.R, &self.pos)
+        return evaluate(self.R, &self.pos)
 
     # -- state ------------------------------------------------------------------------------
 
@@ -236,7 +236,7 @@ cdef class StackBoard(GameBoard):
         return Color(self.pos.stm)
 
     def recompute_hash(self) -> int:
-        return st_compute_key(&self.pos)
+        return compute_key(&self.pos)
 
     def piece_map(self) -> dict:
         """{square: 'w5' | 'b2'}: owner and height of each stack."""
@@ -254,7 +254,7 @@ cdef class StackBoard(GameBoard):
 
     def outcome(self):
         """The game ends when a side has no checkers left: the other side wins."""
-        if st_rule_end(self.R, &self.pos) == RULE_NONE:
+        if rule_end(self.R, &self.pos) == RULE_NONE:
             return None
         return Outcome(Termination.NO_PIECES, Color(0 if self.pos.stacks[1] == 0 else 1))
 
@@ -296,14 +296,14 @@ def stacks_perft(StackBoard board, int depth) -> int:
     global perft_stop
     if depth < 0:
         raise ValueError("perft depth must be 0 or more")
-    cdef SPos p = board.pos
-    cdef StMove* stack = <StMove*>malloc((depth + 1) * SEARCH_MAX_MOVES * sizeof(StMove))
+    cdef Pos p = board.pos
+    cdef Move* stack = <Move*>malloc((depth + 1) * SEARCH_MAX_MOVES * sizeof(Move))
     if not stack:
         raise MemoryError()
     cdef unsigned long long n
     perft_stop = 0
     with nogil:
-        n = st_perft(board.R, &p, depth, stack)
+        n = perft(board.R, &p, depth, stack)
     free(stack)
     if perft_stop:
         raise PerftStopped("perft stopped")

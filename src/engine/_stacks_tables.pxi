@@ -20,7 +20,7 @@ cdef enum:
     T_INVALID = 1
 
 ctypedef struct TCtx:
-    const SRules* R
+    const Rules* R
     int nsq
     int sq[64]                 # dense -> bit
     int dense[64]              # bit -> dense
@@ -47,7 +47,7 @@ cdef void _init_tbinom():
 _init_tbinom()
 
 
-cdef inline u64 t_side_index(const TCtx* c, const SPos* p, int side) noexcept nogil:
+cdef inline u64 t_side_index(const TCtx* c, const Pos* p, int side) noexcept nogil:
     cdef u64 bits = p.stacks[side], squares = 0, sums = 0
     cdef int k = 0, n = 0, b, partial = 0, j = 1
     cdef u64 rank_sq = 0, rank_h = 0
@@ -64,7 +64,7 @@ cdef inline u64 t_side_index(const TCtx* c, const SPos* p, int side) noexcept no
     return c.offset[n][k] + rank_sq * TBINOM[n - 1][k - 1] + rank_h
 
 
-cdef inline int t_side_decode(const TCtx* c, u64 idx, int n, int side, SPos* p,
+cdef inline int t_side_decode(const TCtx* c, u64 idx, int n, int side, Pos* p,
                               u64 occupied) noexcept nogil:
     """Place side's n checkers from its index; 0 if a stack lands on an occupied square."""
     cdef int k = 1, kk, d, prev, i
@@ -104,23 +104,23 @@ cdef inline u64 t_slice_size(const TCtx* c, int w, int b) noexcept nogil:
     return c.side_size[w] * c.side_size[b] * 2
 
 
-cdef inline u64 t_index(const TCtx* c, const SPos* p, int w, int b) noexcept nogil:
+cdef inline u64 t_index(const TCtx* c, const Pos* p, int w, int b) noexcept nogil:
     return (t_side_index(c, p, 0) * c.side_size[b] + t_side_index(c, p, 1)) * 2 + p.stm
 
 
-cdef inline int t_decode(const TCtx* c, u64 idx, int w, int b, SPos* p) noexcept nogil:
-    memset(p, 0, sizeof(SPos))
+cdef inline int t_decode(const TCtx* c, u64 idx, int w, int b, Pos* p) noexcept nogil:
+    memset(p, 0, sizeof(Pos))
     p.stm = idx & 1
     idx >>= 1
     if not t_side_decode(c, idx // c.side_size[b], w, 0, p, 0):
         return 0
     if not t_side_decode(c, idx % c.side_size[b], b, 1, p, p.stacks[0]):
         return 0
-    p.key = st_compute_key(p)
+    p.key = compute_key(p)
     return 1
 
 
-cdef inline uint16_t t_lookup(const TCtx* c, const SPos* p) noexcept nogil:
+cdef inline uint16_t t_lookup(const TCtx* c, const Pos* p) noexcept nogil:
     """The value of a position held by the tables (or T_UNKNOWN). A side without checkers has
     lost, whoever is to move."""
     if p.stacks[p.stm] == 0:
@@ -133,26 +133,26 @@ cdef inline uint16_t t_lookup(const TCtx* c, const SPos* p) noexcept nogil:
     return c.vals[w][b][t_index(c, p, w, b)]
 
 
-cdef uint16_t t_solve(const TCtx* c, int w, int b, uint16_t* val, SPos* p, StMove* stack,
+cdef uint16_t t_solve(const TCtx* c, int w, int b, uint16_t* val, Pos* p, Move* stack,
                       int depth, int* err) noexcept nogil:
     """The value of p (in slice w, b), computing in-slice successors first."""
     cdef u64 idx = t_index(c, p, w, b)
     if val[idx] != T_UNKNOWN:
         return val[idx]
-    cdef int n = st_generate(c.R, p, stack, 0), i, sw, sb, child_plies, child_win
+    cdef int n = generate(c.R, p, stack, 0), i, sw, sb, child_plies, child_win
     cdef int best_win = -1, worst_loss = -1
     cdef uint16_t v
-    cdef SUndo u
+    cdef Undo u
     if depth > MAX_DEPTH:
         err[0] = -2
         return T_INVALID
     for i in range(n):
-        st_make(c.R, p, &stack[i], &u)
+        make(c.R, p, &stack[i], &u)
         if p.stacks[0] and p.stacks[1] and checkers(p, 0) == w and checkers(p, 1) == b:
             v = t_solve(c, w, b, val, p, stack + n, depth + 1, err)
         else:
             v = t_lookup(c, p)
-        st_unmake(c.R, p, &stack[i], &u)
+        unmake(c.R, p, &stack[i], &u)
         if err[0]:
             return T_INVALID
         if v < 2:
@@ -175,8 +175,8 @@ cdef uint16_t t_solve(const TCtx* c, int w, int b, uint16_t* val, SPos* p, StMov
 
 cdef int t_build(const TCtx* c, int w, int b, uint16_t* val, u64* counts) noexcept nogil:
     cdef u64 size = t_slice_size(c, w, b), idx
-    cdef StMove* stack = <StMove*>malloc((MAX_DEPTH + 2) * SEARCH_MAX_MOVES * sizeof(StMove))
-    cdef SPos p
+    cdef Move* stack = <Move*>malloc((MAX_DEPTH + 2) * SEARCH_MAX_MOVES * sizeof(Move))
+    cdef Pos p
     cdef int err = 0, plies
     cdef uint16_t v
     if stack == NULL:
@@ -215,9 +215,9 @@ cdef int t_verify_range(const TCtx* c, int w, int b, const uint16_t* val, u64 st
     """Check entries start..stop-1 of a slice against the rule t_solve applies (the shortest win
     through a lost successor, else the longest loss), from the stored successors' values.
     counts = (checked, wrong). Returns 0, -1 out of memory, -3 a successor missing."""
-    cdef StMove* moves = <StMove*>malloc(SEARCH_MAX_MOVES * sizeof(StMove))
-    cdef SPos p
-    cdef SUndo u
+    cdef Move* moves = <Move*>malloc(SEARCH_MAX_MOVES * sizeof(Move))
+    cdef Pos p
+    cdef Undo u
     cdef u64 idx
     cdef int n, i, best_win, worst_loss, err = 0, child_plies
     cdef uint16_t v, want
@@ -229,13 +229,13 @@ cdef int t_verify_range(const TCtx* c, int w, int b, const uint16_t* val, u64 st
         if not t_decode(c, idx, w, b, &p):
             want = T_INVALID
         else:
-            n = st_generate(c.R, &p, moves, 0)
+            n = generate(c.R, &p, moves, 0)
             best_win = -1
             worst_loss = -1
             for i in range(n):
-                st_make(c.R, &p, &moves[i], &u)
+                make(c.R, &p, &moves[i], &u)
                 v = t_lookup(c, &p)
-                st_unmake(c.R, &p, &moves[i], &u)
+                unmake(c.R, &p, &moves[i], &u)
                 if v < 2:
                     err = -3
                     break
@@ -259,7 +259,7 @@ cdef int t_verify_range(const TCtx* c, int w, int b, const uint16_t* val, u64 st
 
 cdef int t_probe(const void* ctx, const void* pos, int* plies) noexcept nogil:
     cdef const TCtx* c = <const TCtx*>ctx
-    cdef const SPos* p = <const SPos*>pos
+    cdef const Pos* p = <const Pos*>pos
     if checkers(p, 0) + checkers(p, 1) > c.max_total:
         return RULE_NONE
     cdef uint16_t v = t_lookup(c, p)
@@ -292,7 +292,7 @@ cdef class StackTableSet(ProbeSource):
         if variant not in _ID_BY_NAME:
             raise UnknownVariantError(f"unknown variant {variant!r}")
         cdef TCtx* c = self.c
-        cdef const SRules* R = &SRULES[_ID_BY_NAME[variant]]
+        cdef const Rules* R = &RULES[_ID_BY_NAME[variant]]
         cdef int n = 0, b, k, total
         c.R = R
         spec = _SPEC_BY_ID[_ID_BY_NAME[variant]]
@@ -311,6 +311,53 @@ cdef class StackTableSet(ProbeSource):
         self.variant = variant
         self.probe_fn = t_probe
         self.probe_ctx = self.c
+
+    # -- the slices, as engine.egdb sees them: signatures, their names, their order ----------
+
+    compressible = False           # Dipole's 16-bit values are stored raw
+
+    @staticmethod
+    def slice_name(tuple signature) -> str:
+        """``(3, 2)`` → ``'3w-2b'``: the checkers of each side."""
+        return f"{signature[0]}w-{signature[1]}b"
+
+    @staticmethod
+    def parse_name(str name) -> tuple:
+        """The signature a slice name stands for; ValueError when it names none."""
+        white, black = name.split("-")
+        if not (white.endswith("w") and black.endswith("b")):
+            raise ValueError(f"{name!r} is not a slice name")
+        return int(white[:len(white) - 1]), int(black[:len(black) - 1])
+
+    @staticmethod
+    def build_group(tuple signature) -> tuple:
+        """Slices of one group lead only to slices with fewer checkers: built side by side."""
+        return (sum(signature), 0)
+
+    def signatures(self, int pieces, bint kings_only=False) -> list:
+        """Every slice (White's checkers, Black's) with 2..pieces checkers, at least one a side
+        (Dipole has no kings: ``kings_only`` changes nothing)."""
+        per_side = min(self.per_side(), StackTableSet.limit())
+        return [(w, total - w) for total in range(2, pieces + 1) for w in range(1, total)
+                if w <= per_side and total - w <= per_side]
+
+    @staticmethod
+    def reachable(bytes position, tuple signature) -> bool:
+        """Whether a game from this position can reach the slice: no more checkers of a side."""
+        cdef const Pos* p = <const Pos*><const char*>position
+        return signature[0] <= checkers(p, 0) and signature[1] <= checkers(p, 1)
+
+    def position_text(self, tuple signature, u64 index) -> str:
+        """A slice entry as a FEN the engine reads (for naming wrong positions)."""
+        found = self.position(signature, index)
+        if found is None:
+            return f"entry {index} (an invalid index)"
+        stm, white, black = found
+        coords = _SPEC_BY_ID[_ID_BY_NAME[self.variant]].geometry.coords
+
+        def stacks(d):
+            return ",".join(f"{algebraic(*coords[b])}.{h}" for b, h in sorted(d.items()))
+        return f"{'WB'[stm]}:W{stacks(white)}:B{stacks(black)}"
 
     @staticmethod
     def limit() -> int:
@@ -353,10 +400,10 @@ cdef class StackTableSet(ProbeSource):
         return values, tuple(counts[i] for i in range(5))
 
     def probe_position(self, bytes native):
-        cdef SPos p
-        if len(native) != sizeof(SPos):
+        cdef Pos p
+        if len(native) != sizeof(Pos):
             raise ValueError("not a Dipole position")
-        memcpy(&p, <const char*>native, sizeof(SPos))
+        memcpy(&p, <const char*>native, sizeof(Pos))
         cdef int plies = 0
         cdef int r = t_probe(self.c, &p, &plies)
         return r, plies
@@ -383,7 +430,7 @@ cdef class StackTableSet(ProbeSource):
     def position(self, tuple signature, u64 index):
         """(side to move, {bit: height} of White, of Black) of a slice's entry, or None."""
         w, b = signature
-        cdef SPos p
+        cdef Pos p
         cdef int bit
         if index >= self.size(signature) or not t_decode(self.c, index, w, b, &p):
             return None

@@ -47,7 +47,7 @@ cdef u64 RANK_1 = 0xFF
 cdef u64 DARK = 0xAA55AA55AA55AA55   # a1 is dark: bit 0 set
 cdef u64 LIGHT = ~DARK
 
-ctypedef struct CPos:
+ctypedef struct Pos:
     u64 pieces[2][6]
     u64 occ[2]
     u64 promoted              # pieces that were promoted (the bishop colour rule ignores them)
@@ -61,7 +61,7 @@ ctypedef struct CPos:
     uint16_t halfmove         # plies since the last capture, pawn move or placement
     uint16_t fullmove
 
-ctypedef struct CMove:
+ctypedef struct Move:
     uint8_t frm               # NOSQ for placements
     uint8_t to
     uint8_t kind
@@ -71,7 +71,7 @@ ctypedef struct CMove:
     uint8_t colour
     uint8_t pad[9]            # every family's move is exactly one SMove (16 bytes) wide
 
-ctypedef struct CUndo:
+ctypedef struct Undo:
     u64 key
     u64 promoted
     uint16_t halfmove
@@ -125,7 +125,7 @@ cdef u64 ZCASTLE[64]
 cdef u64 ZEP[64]
 cdef u64 ZSIDE
 cdef CEval EV
-cdef GameOps CHESS_OPS
+cdef GameOps OPS
 
 cdef int ROOK_DF[4]
 cdef int ROOK_DR[4]
@@ -309,7 +309,7 @@ _init_tables()
 
 # -- position queries -------------------------------------------------------------------------
 
-cdef inline u64 attackers(const CPos* p, int side, int sq, u64 occ, u64 keep) noexcept nogil:
+cdef inline u64 attackers(const Pos* p, int side, int sq, u64 occ, u64 keep) noexcept nogil:
     """The board pieces of `side` (restricted to `keep`) attacking sq over occupancy occ."""
     cdef const u64* b = p.pieces[side]
     return keep & ((PAWN_ATT[side ^ 1][sq] & b[PAWN]) | (KNIGHT_ATT[sq] & b[KNIGHT])
@@ -318,7 +318,7 @@ cdef inline u64 attackers(const CPos* p, int side, int sq, u64 occ, u64 keep) no
                    | (rook_att(sq, occ) & (b[ROOK] | b[QUEEN])))
 
 
-cdef inline u64 bishop_colours(const CPos* p, int side, u64 removed) noexcept nogil:
+cdef inline u64 bishop_colours(const Pos* p, int side, u64 removed) noexcept nogil:
     """Where a reserve bishop of `side` may be placed: not on the colour of an original (never
     promoted) bishop of its side still on the board."""
     cdef u64 b = p.pieces[side][BISHOP] & ~p.promoted & ~removed, allowed = ~(<u64>0)
@@ -329,7 +329,7 @@ cdef inline u64 bishop_colours(const CPos* p, int side, u64 removed) noexcept no
     return allowed
 
 
-cdef inline u64 protected_squares(const CPos* p, int side, u64 removed) noexcept nogil:
+cdef inline u64 protected_squares(const Pos* p, int side, u64 removed) noexcept nogil:
     """The reserved squares of `side` that it protects (RULES.md §7.5): those on which a piece of
     its reserve could be placed. `removed` leaves out a piece about to be captured."""
     cdef const uint8_t* r = p.reserve[side]
@@ -347,11 +347,11 @@ cdef inline u64 protected_squares(const CPos* p, int side, u64 removed) noexcept
     return m
 
 
-cdef inline int king_square(const CPos* p, int side) noexcept nogil:
+cdef inline int king_square(const Pos* p, int side) noexcept nogil:
     return bb_lsb(p.pieces[side][KING])
 
 
-cdef inline int in_check(const CPos* p) noexcept nogil:
+cdef inline int in_check(const Pos* p) noexcept nogil:
     cdef int us = p.stm, ksq = king_square(p, us)
     cdef u64 occ = p.occ[0] | p.occ[1]
     if (protected_squares(p, us ^ 1, 0) >> ksq) & 1:
@@ -359,7 +359,7 @@ cdef inline int in_check(const CPos* p) noexcept nogil:
     return attackers(p, us ^ 1, ksq, occ, ~(<u64>0)) != 0
 
 
-cdef inline int safe_after(const CPos* p, int us, int ksq, u64 occ, u64 removed,
+cdef inline int safe_after(const Pos* p, int us, int ksq, u64 occ, u64 removed,
                            u64 prot_them) noexcept nogil:
     """Whether our king on ksq is safe once the board has occupancy occ and the enemy piece on
     `removed` (a mask, maybe 0) is gone. Taking an original bishop can free the enemy's colour
@@ -374,7 +374,7 @@ cdef inline int safe_after(const CPos* p, int us, int ksq, u64 occ, u64 removed,
 
 # -- generation -------------------------------------------------------------------------------
 
-cdef inline int add(CMove* out, int n, int frm, int to, int kind, int piece, int captured,
+cdef inline int add(Move* out, int n, int frm, int to, int kind, int piece, int captured,
                     int promo, int colour) noexcept nogil:
     if n < SEARCH_MAX_MOVES:
         out[n].frm = <uint8_t>frm
@@ -388,12 +388,12 @@ cdef inline int add(CMove* out, int n, int frm, int to, int kind, int piece, int
     return n
 
 
-cdef inline int captured_at(const CPos* p, int sq) noexcept nogil:
+cdef inline int captured_at(const Pos* p, int sq) noexcept nogil:
     """1 + type of the piece on sq (0 if empty); callers only ask about enemy squares."""
     return (p.board[sq] & 7) if p.board[sq] else 0
 
 
-cdef int generate(const CPos* p, CMove* out, int captures_only) noexcept nogil:
+cdef int generate(const Pos* p, Move* out, int captures_only) noexcept nogil:
     """The legal moves of the side to move; with captures_only, only captures (by move or by
     placement on a reserved square) and queen promotions."""
     cdef int us = p.stm, them = p.stm ^ 1, n = 0, ksq, frm, to, t, cap, sniper, k, pr
@@ -574,14 +574,14 @@ cdef int generate(const CPos* p, CMove* out, int captures_only) noexcept nogil:
     return n
 
 
-cdef int has_legal_move(const CPos* p) noexcept nogil:
-    cdef CMove buf[SEARCH_MAX_MOVES]
+cdef int has_legal_move(const Pos* p) noexcept nogil:
+    cdef Move buf[SEARCH_MAX_MOVES]
     return generate(p, buf, 0) > 0
 
 
 # -- make / unmake ----------------------------------------------------------------------------
 
-cdef inline void put(CPos* p, int side, int t, int sq) noexcept nogil:
+cdef inline void put(Pos* p, int side, int t, int sq) noexcept nogil:
     cdef u64 b = (<u64>1) << sq
     p.pieces[side][t] |= b
     p.occ[side] |= b
@@ -589,7 +589,7 @@ cdef inline void put(CPos* p, int side, int t, int sq) noexcept nogil:
     p.key ^= ZP[side][t][sq]
 
 
-cdef inline void take(CPos* p, int side, int t, int sq) noexcept nogil:
+cdef inline void take(Pos* p, int side, int t, int sq) noexcept nogil:
     cdef u64 b = (<u64>1) << sq
     p.pieces[side][t] &= ~b
     p.occ[side] &= ~b
@@ -597,12 +597,12 @@ cdef inline void take(CPos* p, int side, int t, int sq) noexcept nogil:
     p.key ^= ZP[side][t][sq]
 
 
-cdef inline void set_reserve(CPos* p, int side, int t, int count) noexcept nogil:
+cdef inline void set_reserve(Pos* p, int side, int t, int count) noexcept nogil:
     p.key ^= ZRES[side][t][p.reserve[side][t]] ^ ZRES[side][t][count]
     p.reserve[side][t] = <uint8_t>count
 
 
-cdef void make(CPos* p, const CMove* m, CUndo* u) noexcept nogil:
+cdef void make(Pos* p, const Move* m, Undo* u) noexcept nogil:
     cdef int us = p.stm, them = us ^ 1, ct, home = HOME_RANK[us], mid
     cdef u64 tb = (<u64>1) << m.to, fb
     u.key = p.key
@@ -675,7 +675,7 @@ cdef void make(CPos* p, const CMove* m, CUndo* u) noexcept nogil:
     p.stm = them
 
 
-cdef void unmake(CPos* p, const CMove* m, const CUndo* u) noexcept nogil:
+cdef void unmake(Pos* p, const Move* m, const Undo* u) noexcept nogil:
     cdef int them = p.stm, us = them ^ 1, home = HOME_RANK[us], ct
     p.stm = us
     if m.kind == MK_DROP:
@@ -708,7 +708,7 @@ cdef void unmake(CPos* p, const CMove* m, const CUndo* u) noexcept nogil:
     p.ep_keyed = u.ep_keyed
 
 
-cdef u64 compute_key(const CPos* p) noexcept nogil:
+cdef u64 compute_key(const Pos* p) noexcept nogil:
     cdef u64 key = ZCASTLE[p.castle]
     cdef int sq, s, t
     for sq in range(64):
@@ -728,7 +728,7 @@ cdef u64 compute_key(const CPos* p) noexcept nogil:
 
 # -- end of game ------------------------------------------------------------------------------
 
-cdef int insufficient_material(const CPos* p) noexcept nogil:
+cdef int insufficient_material(const Pos* p) noexcept nogil:
     """K v K, K + one minor piece v K (reserves count as material), K+B v K+B with both bishops
     on the board on one colour and empty reserves (RULES.md §7.8)."""
     cdef int s, others = 0
@@ -750,7 +750,7 @@ cdef int insufficient_material(const CPos* p) noexcept nogil:
     return 0
 
 
-cdef int rule_end(const CPos* p) noexcept nogil:
+cdef int rule_end(const Pos* p) noexcept nogil:
     """The draws by rule: insufficient material, and 50 moves each without capture, pawn move or
     placement (a mate given on the last of them still counts)."""
     if insufficient_material(p):
@@ -768,10 +768,10 @@ include "_superajedrez_eval.pxi"
 cdef volatile int perft_stop = 0   # set by stop_perft() from another thread: abandon a perft
 
 
-cdef unsigned long long perft(CPos* p, int depth, CMove* stack) noexcept nogil:
+cdef unsigned long long perft(Pos* p, int depth, Move* stack) noexcept nogil:
     cdef int n, i
     cdef unsigned long long total = 0
-    cdef CUndo u
+    cdef Undo u
     if depth <= 0:
         return 1
     n = generate(p, stack, 0)
@@ -786,153 +786,9 @@ cdef unsigned long long perft(CPos* p, int depth, CMove* stack) noexcept nogil:
     return total
 
 
-# -- the position interface for the search ----------------------------------------------------
-
-cdef int _op_generate(const void* ctx, const void* pos, SMove* out) noexcept nogil:
-    return generate(<const CPos*>pos, <CMove*>out, 0)
+include "_superajedrez_ops.pxi"
 
 
-cdef int _op_captures(const void* ctx, const void* pos, SMove* out) noexcept nogil:
-    return generate(<const CPos*>pos, <CMove*>out, 1)
-
-
-cdef int _op_has_quiet(const void* ctx, const void* pos) noexcept nogil:
-    cdef const CPos* p = <const CPos*>pos
-    cdef int us = p.stm
-    cdef u64 empty = ~(p.occ[0] | p.occ[1])
-    # Out of check a rook, knight or bishop in reserve always has an empty square somewhere.
-    if not in_check(p) and (p.reserve[us][ROOK] or p.reserve[us][KNIGHT]
-                            or (p.reserve[us][PAWN] and (empty & PAWN_DROP[us]))):
-        return 1
-    return has_legal_move(p)
-
-
-cdef void _op_make(const void* ctx, void* pos, const SMove* m, void* undo) noexcept nogil:
-    make(<CPos*>pos, <const CMove*>m, <CUndo*>undo)
-
-
-cdef void _op_unmake(const void* ctx, void* pos, const SMove* m, const void* undo) noexcept nogil:
-    unmake(<CPos*>pos, <const CMove*>m, <const CUndo*>undo)
-
-
-cdef u64 _op_key(const void* pos) noexcept nogil:
-    return (<const CPos*>pos).key
-
-
-cdef int _op_evaluate(const void* ctx, const void* pos) noexcept nogil:
-    return evaluate(<const CPos*>pos)
-
-
-cdef int _op_rule_end(const void* ctx, const void* pos) noexcept nogil:
-    return rule_end(<const CPos*>pos)
-
-
-cdef int _op_draw_result(const void* ctx, const void* pos) noexcept nogil:
-    return RULE_DRAW
-
-
-cdef int _op_reversible(const void* pos) noexcept nogil:
-    return (<const CPos*>pos).halfmove
-
-
-cdef int _op_in_check(const void* ctx, const void* pos) noexcept nogil:
-    return in_check(<const CPos*>pos)
-
-
-cdef int _op_is_capture(const SMove* m) noexcept nogil:
-    cdef const CMove* c = <const CMove*>m
-    return c.captured != 0 or (c.kind == MK_PROMO and c.promo == QUEEN)
-
-
-cdef int ORDER_VALUE[7]          # by `captured` (1 + type): nothing, P, N, B, R, Q, K
-ORDER_VALUE[:] = [0, 1, 3, 3, 5, 9, 0]
-
-
-cdef int _op_capture_count(const SMove* m) noexcept nogil:
-    """The ordering key of a capture: most valuable victim first, then the least valuable
-    taker (for a reserved-space capture, the type placed); queen promotions rank with them."""
-    cdef const CMove* c = <const CMove*>m
-    cdef int score = ORDER_VALUE[c.captured] * 16 - c.piece
-    if c.kind == MK_PROMO and c.promo == QUEEN:
-        score += 8 * 16
-    return score + 16
-
-
-cdef int _op_history_index(const SMove* m) noexcept nogil:
-    cdef const CMove* c = <const CMove*>m
-    return ((c.colour * 12 + c.piece + (6 if c.frm == NOSQ else 0)) * 64 + c.to) & 4095
-
-
-cdef int _op_same_move(const SMove* a, const SMove* b) noexcept nogil:
-    cdef const CMove* x = <const CMove*>a
-    cdef const CMove* y = <const CMove*>b
-    return (x.frm == y.frm and x.to == y.to and x.kind == y.kind and x.piece == y.piece
-            and x.promo == y.promo and x.colour == y.colour)
-
-
-cdef int _op_make_null(const void* ctx, void* pos, void* undo) noexcept nogil:
-    """Pass, for null-move pruning: only with a piece other than king and pawns on the board or
-    anything in reserve (then a real move is hardly ever worse than passing)."""
-    cdef CPos* p = <CPos*>pos
-    cdef CUndo* u = <CUndo*>undo
-    cdef int us = p.stm
-    cdef const uint8_t* r = p.reserve[us]
-    if not (p.pieces[us][KNIGHT] | p.pieces[us][BISHOP] | p.pieces[us][ROOK] | p.pieces[us][QUEEN]) \
-            and not (r[0] | r[1] | r[2] | r[3] | r[4]):
-        return 0
-    u.key = p.key
-    u.halfmove = p.halfmove
-    u.ep = p.ep
-    u.ep_keyed = p.ep_keyed
-    if p.ep_keyed:
-        p.key ^= ZEP[p.ep]
-    p.ep = NOSQ
-    p.ep_keyed = 0
-    p.halfmove = 0            # no repetition is looked for across a pass
-    p.stm = us ^ 1
-    p.key ^= ZSIDE
-    return 1
-
-
-cdef void _op_unmake_null(const void* ctx, void* pos, const void* undo) noexcept nogil:
-    cdef CPos* p = <CPos*>pos
-    cdef const CUndo* u = <const CUndo*>undo
-    p.stm ^= 1
-    p.key = u.key
-    p.halfmove = u.halfmove
-    p.ep = u.ep
-    p.ep_keyed = u.ep_keyed
-
-
-cdef void _fill_ops():
-    cdef GameOps* o = &CHESS_OPS
-    o.pos_size = sizeof(CPos)
-    o.ctx = NULL
-    o.captures_forced = 0
-    o.generate = _op_generate
-    o.generate_captures = _op_captures
-    o.has_quiet_move = _op_has_quiet
-    o.generate_promotions = NULL
-    o.make = _op_make
-    o.unmake = _op_unmake
-    o.key = _op_key
-    o.evaluate = _op_evaluate
-    o.rule_end = _op_rule_end
-    o.draw_result = _op_draw_result
-    o.reversible = _op_reversible
-    o.is_capture = _op_is_capture
-    o.capture_count = _op_capture_count
-    o.history_index = _op_history_index
-    o.same_move = _op_same_move
-    o.in_check = _op_in_check
-    o.make_null = _op_make_null
-    o.unmake_null = _op_unmake_null
-    o.wide = 1
-    o.player = NULL
-    o.end_score = NULL
-
-
-assert sizeof(CMove) == sizeof(SMove) and sizeof(CUndo) <= UNDO_MAX and sizeof(CPos) <= POS_MAX
 _load_weights()
 _fill_ops()
 

@@ -41,7 +41,7 @@ cdef class SuperajedrezMove:
     ``N@f3`` (placement), ``Q@d1`` (reserved-space capture), ``e1g1`` (castling with the rook on
     its corner) and ``e1g1r`` (castling with the rook from the reserve)."""
 
-    cdef CMove m
+    cdef Move m
 
     def __init__(self):
         raise TypeError("moves come from Board.legal_moves() or Board.parse_move()")
@@ -120,7 +120,7 @@ cdef class SuperajedrezMove:
         return hash((self.m.frm, self.m.to, self.m.kind, self.m.piece, self.m.promo, self.m.colour))
 
 
-cdef SuperajedrezMove _wrap_chess(const CMove* m):
+cdef SuperajedrezMove _wrap_chess(const Move* m):
     cdef SuperajedrezMove mv = SuperajedrezMove.__new__(SuperajedrezMove)
     mv.m = m[0]
     memset(mv.m.pad, 0, sizeof(mv.m.pad))
@@ -130,14 +130,14 @@ cdef SuperajedrezMove _wrap_chess(const CMove* m):
 cdef class SuperajedrezBoard(GameBoard):
     """A game of Superajedrez: the position, the moves played since it was set, the reserves."""
 
-    cdef CPos pos
-    cdef CMove* buf
+    cdef Pos pos
+    cdef Move* buf
     cdef readonly object spec
 
     def __cinit__(self, *args, **kwargs):
         self.position = &self.pos
-        self.ops = &CHESS_OPS
-        self.buf = <CMove*>malloc(SEARCH_MAX_MOVES * sizeof(CMove))
+        self.ops = &OPS
+        self.buf = <Move*>malloc(SEARCH_MAX_MOVES * sizeof(Move))
         if not self.buf:
             raise MemoryError()
         self.spec = _SPEC
@@ -155,7 +155,7 @@ cdef class SuperajedrezBoard(GameBoard):
     def set_fen(self, fen):
         """Set the position from a FEN with the reserve in brackets (NOTATION.md); the history is
         cleared. On error InvalidFenError is raised and nothing changes."""
-        cdef CPos p = _parse_fen(fen)
+        cdef Pos p = _parse_fen(fen)
         self.pos = p
         self._clear_history()
 
@@ -262,7 +262,7 @@ cdef class SuperajedrezBoard(GameBoard):
         with ``+`` for check and ``#`` for mate. When castling is legal both with the rook on its
         corner and with a rook from the reserve, the second is written ``0-0(T)``."""
         cdef SuperajedrezMove mv = self._checked_move(move)
-        cdef CMove* m = &mv.m
+        cdef Move* m = &mv.m
         legal = self.legal_moves()
         if m.kind == MK_CASTLE or m.kind == MK_CASTLE_DROP:
             text = "0-0" if m.to > m.frm else "0-0-0"
@@ -290,7 +290,7 @@ cdef class SuperajedrezBoard(GameBoard):
                 else:
                     hint = _sq(m.frm)
             text = _SPANISH[m.piece] + hint + ("x" if m.captured else "") + _sq(m.to)
-        cdef CUndo u
+        cdef Undo u
         make(&self.pos, m, &u)
         if in_check(&self.pos):
             text += "+" if has_legal_move(&self.pos) else "#"
@@ -390,7 +390,7 @@ cdef class SuperajedrezBoard(GameBoard):
         return f"Board('superajedrez', {self.fen()!r})"
 
 
-cdef CPos _parse_fen(fen) except *:
+cdef Pos _parse_fen(fen) except *:
     if not isinstance(fen, str):
         raise InvalidFenError(f"a FEN must be a string, not {type(fen).__name__}")
     fields = fen.split()
@@ -403,8 +403,8 @@ cdef CPos _parse_fen(fen) except *:
         raise InvalidFenError(f"FEN {fen!r}: the board must end with the reserve in brackets, "
                               f"e.g. 4k3/8/8/8/8/8/8/4K3[QRRBBNNPPPPPPPPqrrbbnnpppppppp]")
     board_text, reserve_text = match.groups()
-    cdef CPos p
-    memset(&p, 0, sizeof(CPos))
+    cdef Pos p
+    memset(&p, 0, sizeof(Pos))
     p.ep = NOSQ
     ranks = board_text.split("/")
     if len(ranks) != 8:
@@ -529,8 +529,8 @@ def superajedrez_perft(SuperajedrezBoard board, int depth) -> int:
     global perft_stop
     if depth < 0:
         raise ValueError("perft depth must be 0 or more")
-    cdef CPos p = board.pos
-    cdef CMove* stack = <CMove*>malloc((depth + 1) * SEARCH_MAX_MOVES * sizeof(CMove))
+    cdef Pos p = board.pos
+    cdef Move* stack = <Move*>malloc((depth + 1) * SEARCH_MAX_MOVES * sizeof(Move))
     if not stack:
         raise MemoryError()
     cdef unsigned long long n

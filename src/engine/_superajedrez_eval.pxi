@@ -45,7 +45,7 @@ cdef inline int mirror(int side, int sq) noexcept nogil:
     return sq if side == 0 else sq ^ 56
 
 
-cdef int evaluate(const CPos* p) noexcept nogil:
+cdef int evaluate(const Pos* p) noexcept nogil:
     """Centipawns for the side to move."""
     cdef int mg[2]
     cdef int eg[2]

@@ -71,7 +71,7 @@ DRANK[:] = [1, -1, 0, 0, 1, 1, -1, -1]
 cdef int NEXT_TEAM[4]
 NEXT_TEAM[:] = [2, 3, 1, 0]            # a -> c -> b -> d -> a
 
-ctypedef struct DRules:
+ctypedef struct Rules:
     int cards
     int inter
     int conquer
@@ -92,7 +92,7 @@ ctypedef struct DRules:
     int w_advance
     int w_mobility
 
-ctypedef struct DPos:
+ctypedef struct Pos:
     u64 team[4]
     u64 queens
     u64 key
@@ -103,7 +103,7 @@ ctypedef struct DPos:
     uint8_t rev             # plies of the whole game without progress (repetitions)
     uint8_t pad[2]
 
-ctypedef struct DMove:
+ctypedef struct Move:
     u64 captured            # captures: the pieces taken; PEN_HUFF_CHOICE: the huff candidates
     uint8_t frm
     uint8_t to
@@ -126,17 +126,17 @@ cdef enum:
     PATH_RECORD = MAX_PATH + 10
 
 ctypedef struct CapSearch:
-    const DRules* R
+    const Rules* R
     int player
     u64 enemy
     u64 empty               # empty squares, the moving piece's origin included
     u64 queens
     int origin
-    DMove* out
+    Move* out
     int n
     PathRec* rec
 
-cdef DRules RULES[N_CARD_SETS]
+cdef Rules RULES[N_CARD_SETS]
 cdef GameOps OPS[N_CARD_SETS]
 cdef u64 Z_PIECE[4][2][NSQ]
 cdef u64 Z_TURN[4]
@@ -196,7 +196,7 @@ cdef void path_record(PathRec* rec, u64 captured, int queen) noexcept nogil:
 cdef void capture_found(CapSearch* C, int to, u64 captured, int queen) noexcept nogil:
     """A complete sequence: one move per (origin, destination, captured set, promotion)."""
     cdef int i
-    cdef DMove* m
+    cdef Move* m
     cdef int promote = queen and not (C.queens & bit(C.origin))
     if C.rec != NULL:
         path_record(C.rec, captured, queen)
@@ -224,7 +224,7 @@ cdef int jump_targets(CapSearch* C, int at, u64 captured, int queen, int d,
                       uint8_t* lands, int* over) noexcept nogil:
     """The landing squares of a capture from `at` in direction d (written to lands), and the
     square of the piece taken; 0 when there is none."""
-    cdef const DRules* R = C.R
+    cdef const Rules* R = C.R
     cdef int s = R.step[at][d], n = 0, l
     if queen and R.real:
         while s != NONE and (C.empty & bit(s)):
@@ -304,7 +304,7 @@ cdef void capture_extend(CapSearch* C, int at, u64 captured, int queen) noexcept
         capture_found(C, at, captured, queen)
 
 
-cdef void init_capsearch(CapSearch* C, const DRules* R, const DPos* p, int t) noexcept nogil:
+cdef void init_capsearch(CapSearch* C, const Rules* R, const Pos* p, int t) noexcept nogil:
     C.R = R
     C.player = t >> 1
     C.enemy = p.team[t ^ 2]
@@ -314,7 +314,7 @@ cdef void init_capsearch(CapSearch* C, const DRules* R, const DPos* p, int t) no
     C.rec = NULL
 
 
-cdef int gen_captures(const DRules* R, const DPos* p, int t, DMove* out) noexcept nogil:
+cdef int gen_captures(const Rules* R, const Pos* p, int t, Move* out) noexcept nogil:
     """Every complete capture sequence of team t, one move per distinct result."""
     cdef CapSearch C
     cdef u64 own = p.team[t]
@@ -331,7 +331,7 @@ cdef int gen_captures(const DRules* R, const DPos* p, int t, DMove* out) noexcep
     return C.n
 
 
-cdef int keep_obligatory(DMove* moves, int n) noexcept nogil:
+cdef int keep_obligatory(Move* moves, int n) noexcept nogil:
     """Quantity, then quality (RULES.md §1.4): only the captures taking the most pieces, and
     among them the most queens, stay."""
     cdef int i, k = 0, best = -1, v
@@ -349,7 +349,7 @@ cdef int keep_obligatory(DMove* moves, int n) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # Quiet moves and ally chains
 
-cdef u64 ally_reach(const DRules* R, int at, u64 visited, u64 allies, u64 empty,
+cdef u64 ally_reach(const Rules* R, int at, u64 visited, u64 allies, u64 empty,
                     const int* dirs, int nd, PathRec* rec, int target) noexcept nogil:
     """The squares an ally-jump chain from `at` can end on (RULES.md §1.5): over an adjacent
     piece of the own other team to the empty square beyond, never landing twice on a square.
@@ -372,7 +372,7 @@ cdef u64 ally_reach(const DRules* R, int at, u64 visited, u64 allies, u64 empty,
     return reach
 
 
-cdef inline int add_quiet(DMove* out, int n, int frm, int to, int kind, int promote) noexcept nogil:
+cdef inline int add_quiet(Move* out, int n, int frm, int to, int kind, int promote) noexcept nogil:
     if n >= SEARCH_MAX_MOVES:
         return n
     out[n].captured = 0
@@ -387,7 +387,7 @@ cdef inline int add_quiet(DMove* out, int n, int frm, int to, int kind, int prom
     return n + 1
 
 
-cdef int gen_quiet(const DRules* R, const DPos* p, int t, DMove* out, int n) noexcept nogil:
+cdef int gen_quiet(const Rules* R, const Pos* p, int t, Move* out, int n) noexcept nogil:
     """Steps, slides and ally chains of team t, appended from index n."""
     cdef u64 own = p.team[t], empty = ~(p.team[0] | p.team[1] | p.team[2] | p.team[3])
     cdef u64 promo = R.promotion[t >> 1], reach
@@ -423,7 +423,7 @@ cdef int gen_quiet(const DRules* R, const DPos* p, int t, DMove* out, int n) noe
     return n
 
 
-cdef int has_move(const DRules* R, const DPos* p, int t) noexcept nogil:
+cdef int has_move(const Rules* R, const Pos* p, int t) noexcept nogil:
     """Whether team t has any legal move: a step, a capture or an ally jump."""
     cdef u64 own = p.team[t], empty = ~(p.team[0] | p.team[1] | p.team[2] | p.team[3])
     cdef int s, i, d, o, l, queen
@@ -457,7 +457,7 @@ cdef int has_move(const DRules* R, const DPos* p, int t) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # The whole move list, with the penalties of a declined capture
 
-cdef int add_choices(DMove* out, int n, const DMove* q, u64 squares, int penalty) noexcept nogil:
+cdef int add_choices(Move* out, int n, const Move* q, u64 squares, int penalty) noexcept nogil:
     """The quiet move q once per square of `squares`, with that square as its penalty."""
     cdef int s
     while squares and n < SEARCH_MAX_MOVES:
@@ -470,8 +470,8 @@ cdef int add_choices(DMove* out, int n, const DMove* q, u64 squares, int penalty
     return n
 
 
-cdef int add_declines(const DRules* R, const DPos* p, int t, const DMove* q, u64 obliged,
-                      DMove* out, int n) noexcept nogil:
+cdef int add_declines(const Rules* R, const Pos* p, int t, const Move* q, u64 obliged,
+                      Move* out, int n) noexcept nogil:
     """The declining moves that the quiet move q becomes when a capture was obligatory."""
     cdef u64 fb = bit(q.frm), tb = bit(q.to), own_after, occ_after, free_sector, men, home
     cdef u64 queens_after
@@ -506,11 +506,11 @@ cdef int add_declines(const DRules* R, const DPos* p, int t, const DMove* q, u64
     return add_choices(out, n, q, home if home else men, PEN_CROWN)
 
 
-cdef int sd_generate(const DRules* R, const DPos* p, DMove* out, int captures_only) noexcept nogil:
+cdef int generate(const Rules* R, const Pos* p, Move* out, int captures_only) noexcept nogil:
     """The legal moves (captures and huff choices only with captures_only)."""
     cdef int t = p.turn, n, i, nq
     cdef u64 h, obliged = 0
-    cdef DMove quiet[SEARCH_MAX_MOVES]
+    cdef Move quiet[SEARCH_MAX_MOVES]
     if p.ended[0] != OPEN and p.ended[1] != OPEN:
         return 0
     if p.huff:
@@ -539,7 +539,7 @@ cdef int sd_generate(const DRules* R, const DPos* p, DMove* out, int captures_on
 # ---------------------------------------------------------------------------------------------
 # Make, the end of a turn, keys
 
-cdef u64 compute_key(const DPos* p) noexcept nogil:
+cdef u64 compute_key(const Pos* p) noexcept nogil:
     cdef u64 k = Z_TURN[p.turn] ^ Z_ENDED[0][p.ended[0]] ^ Z_ENDED[1][p.ended[1]], b
     cdef int t, s
     for t in range(4):
@@ -556,19 +556,19 @@ cdef u64 compute_key(const DPos* p) noexcept nogil:
     return k
 
 
-cdef inline int finished_result(const DRules* R, int t) noexcept nogil:
+cdef inline int finished_result(const Rules* R, int t) noexcept nogil:
     """The result when team t is eliminated or blocked: it loses under conquistar and wins
     under distraer (RULES.md §1.8)."""
     cdef int winner = (t ^ 2) if R.conquer else t
     return WON_BY_1 if (winner >> 1) == 0 else WON_BY_2
 
 
-cdef inline void team_score(const DPos* p, int t, int* count, int* value) noexcept nogil:
+cdef inline void team_score(const Pos* p, int t, int* count, int* value) noexcept nogil:
     count[0] = bb_popcount(p.team[t])
     value[0] = count[0] + bb_popcount(p.team[t] & p.queens)
 
 
-cdef int scored_result(const DRules* R, const DPos* p, int g) noexcept nogil:
+cdef int scored_result(const Rules* R, const Pos* p, int g) noexcept nogil:
     """The result by (pieces, value), compared lexicographically: the higher score wins under
     conquistar, the lower under distraer (RULES.md §1.6)."""
     cdef int c1, v1, c2, v2, first_better
@@ -582,7 +582,7 @@ cdef int scored_result(const DRules* R, const DPos* p, int g) noexcept nogil:
     return WON_BY_1 if first_better else WON_BY_2
 
 
-cdef void end_by_rule(const DRules* R, DPos* p, int g) noexcept nogil:
+cdef void end_by_rule(const Rules* R, Pos* p, int g) noexcept nogil:
     """Elimination and the no-progress rule for sub-game g (RULES.md §1.8 cases 1 and 4)."""
     if p.ended[g] != OPEN:
         return
@@ -594,7 +594,7 @@ cdef void end_by_rule(const DRules* R, DPos* p, int g) noexcept nogil:
         p.ended[g] = <uint8_t>scored_result(R, p, g)
 
 
-cdef void pass_token(const DRules* R, DPos* p, int t) noexcept nogil:
+cdef void pass_token(const Rules* R, Pos* p, int t) noexcept nogil:
     """The token goes to team t, past ended sub-games; a team there without a legal move ends
     its sub-game (blocked, RULES.md §1.8 case 2) and the token goes on."""
     p.turn = <uint8_t>t
@@ -606,7 +606,7 @@ cdef void pass_token(const DRules* R, DPos* p, int t) noexcept nogil:
         p.ended[p.turn & 1] = <uint8_t>finished_result(R, p.turn)
 
 
-cdef void sd_make(const DRules* R, DPos* p, const DMove* m, DPos* undo) noexcept nogil:
+cdef void make(const Rules* R, Pos* p, const Move* m, Pos* undo) noexcept nogil:
     cdef int t = p.turn, g = t & 1, progress
     cdef u64 fb, tb
     undo[0] = p[0]
@@ -658,15 +658,15 @@ cdef void sd_make(const DRules* R, DPos* p, const DMove* m, DPos* undo) noexcept
     p.key = compute_key(p)
 
 
-cdef inline void sd_unmake(DPos* p, const DPos* undo) noexcept nogil:
+cdef inline void unmake(Pos* p, const Pos* undo) noexcept nogil:
     p[0] = undo[0]
 
 
-cdef inline int game_over(const DPos* p) noexcept nogil:
+cdef inline int game_over(const Pos* p) noexcept nogil:
     return p.ended[0] != OPEN and p.ended[1] != OPEN
 
 
-cdef inline int side_to_move(const DPos* p) noexcept nogil:
+cdef inline int side_to_move(const Pos* p) noexcept nogil:
     """The player who decides now: the token's team's, or its opponent during a huff choice."""
     return (p.turn >> 1) ^ (1 if p.huff else 0)
 
@@ -674,134 +674,28 @@ cdef inline int side_to_move(const DPos* p) noexcept nogil:
 cdef volatile int perft_stop = 0   # set by stop_perft() from another thread: abandon a perft
 
 
-cdef unsigned long long sd_perft(const DRules* R, DPos* p, int depth, DMove* stack) noexcept nogil:
+cdef unsigned long long perft(const Rules* R, Pos* p, int depth, Move* stack) noexcept nogil:
     cdef int n, i
     cdef unsigned long long total = 0
-    cdef DPos u
+    cdef Pos u
     if depth == 0:
         return 1
-    n = sd_generate(R, p, stack, 0)
+    n = generate(R, p, stack, 0)
     if depth == 1:
         return n
     if perft_stop:
         return 0
     for i in range(n):
-        sd_make(R, p, &stack[i], &u)
-        total += sd_perft(R, p, depth - 1, stack + n)
-        sd_unmake(p, &u)
+        make(R, p, &stack[i], &u)
+        total += perft(R, p, depth - 1, stack + n)
+        unmake(p, &u)
     return total
 
 
 include "_superdimensiones_eval.pxi"
 
 
-# ---------------------------------------------------------------------------------------------
-# The position interface for the search
-
-cdef int _op_generate(const void* ctx, const void* pos, SMove* out) noexcept nogil:
-    return sd_generate(<const DRules*>ctx, <const DPos*>pos, <DMove*>out, 0)
-
-
-cdef int _op_captures(const void* ctx, const void* pos, SMove* out) noexcept nogil:
-    return sd_generate(<const DRules*>ctx, <const DPos*>pos, <DMove*>out, 1)
-
-
-cdef int _op_has_quiet(const void* ctx, const void* pos) noexcept nogil:
-    return not game_over(<const DPos*>pos)   # blocked teams end their sub-game in make
-
-
-cdef void _op_make(const void* ctx, void* pos, const SMove* m, void* undo) noexcept nogil:
-    sd_make(<const DRules*>ctx, <DPos*>pos, <const DMove*>m, <DPos*>undo)
-
-
-cdef void _op_unmake(const void* ctx, void* pos, const SMove* m, const void* undo) noexcept nogil:
-    sd_unmake(<DPos*>pos, <const DPos*>undo)
-
-
-cdef u64 _op_key(const void* pos) noexcept nogil:
-    return (<const DPos*>pos).key
-
-
-cdef int _op_evaluate(const void* ctx, const void* pos) noexcept nogil:
-    return sd_evaluate(<const DRules*>ctx, <const DPos*>pos)
-
-
-cdef int _op_rule_end(const void* ctx, const void* pos) noexcept nogil:
-    return RULE_NONE                 # the game's ends are scored by _op_end_score
-
-
-cdef int _op_draw_result(const void* ctx, const void* pos) noexcept nogil:
-    return RULE_DRAW
-
-
-cdef int _op_end_score(const void* ctx, const void* pos, int repeated) noexcept nogil:
-    return sd_end_score(<const DRules*>ctx, <const DPos*>pos, repeated)
-
-
-cdef int _op_player(const void* pos) noexcept nogil:
-    return side_to_move(<const DPos*>pos)
-
-
-cdef int _op_forced(const void* ctx, const void* pos) noexcept nogil:
-    return (<const DPos*>pos).huff != 0      # a huff choice must be played out
-
-
-cdef int _op_reversible(const void* pos) noexcept nogil:
-    return (<const DPos*>pos).rev
-
-
-cdef int _op_is_capture(const SMove* m) noexcept nogil:
-    cdef int kind = (<const DMove*>m).kind
-    return kind == KIND_CAPTURE or kind == KIND_HUFF
-
-
-cdef int _op_capture_count(const SMove* m) noexcept nogil:
-    cdef const DMove* d = <const DMove*>m
-    return d.ncap * 4 + d.nqueens if d.kind == KIND_CAPTURE else 1
-
-
-cdef int _op_history_index(const SMove* m) noexcept nogil:
-    cdef const DMove* d = <const DMove*>m
-    return (d.kind * 1296 + d.frm * 36 + d.to) & 4095
-
-
-cdef int _op_same_move(const SMove* a, const SMove* b) noexcept nogil:
-    cdef const DMove* x = <const DMove*>a
-    cdef const DMove* y = <const DMove*>b
-    return (x.frm == y.frm and x.to == y.to and x.kind == y.kind and x.captured == y.captured
-            and x.penalty == y.penalty and x.penalty_sq == y.penalty_sq and x.promote == y.promote)
-
-
-cdef void _fill_ops(int cards):
-    cdef GameOps* o = &OPS[cards]
-    memset(o, 0, sizeof(GameOps))
-    o.pos_size = sizeof(DPos)
-    o.ctx = &RULES[cards]
-    o.captures_forced = 0
-    o.generate = _op_generate
-    o.generate_captures = _op_captures
-    o.has_quiet_move = _op_has_quiet
-    o.generate_promotions = NULL
-    o.make = _op_make
-    o.unmake = _op_unmake
-    o.key = _op_key
-    o.evaluate = _op_evaluate
-    o.rule_end = _op_rule_end
-    o.draw_result = _op_draw_result
-    o.reversible = _op_reversible
-    o.is_capture = _op_is_capture
-    o.capture_count = _op_capture_count
-    o.history_index = _op_history_index
-    o.same_move = _op_same_move
-    o.in_check = _op_forced
-    o.make_null = NULL
-    o.unmake_null = NULL
-    o.wide = 0
-    o.player = _op_player
-    o.end_score = _op_end_score
-
-
-assert sizeof(DMove) == sizeof(SMove) and sizeof(DPos) <= UNDO_MAX and sizeof(DPos) <= POS_MAX
+include "_superdimensiones_ops.pxi"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -821,9 +715,9 @@ cdef u64 _start_squares(str board, str team):
 
 
 cdef void _fill_rules(int cards):
-    cdef DRules* R = &RULES[cards]
+    cdef Rules* R = &RULES[cards]
     cdef int s, d, f, r, player, t
-    memset(R, 0, sizeof(DRules))
+    memset(R, 0, sizeof(Rules))
     R.cards = cards
     R.inter = (cards & CARD_INTER) != 0
     R.conquer = (cards & CARD_CONQUER) != 0

@@ -71,7 +71,7 @@ cdef class SuperDimensionesMove:
     declined capture under distraer with its penalty: ``c3-d4+c1`` (reinforcement on c1) or
     ``c3-d4=e1`` (the man on e1 crowned)."""
 
-    cdef DMove m
+    cdef Move m
     cdef readonly str text
     cdef u64 key
     cdef readonly tuple paths     # every landing path of the move (captures and ally chains)
@@ -157,15 +157,15 @@ cdef class SuperDimensionesBoard(GameBoard):
     """A game of Super Dimensiones under one of the 32 card sets: the position, the moves
     played since it was set, and the card set's rules."""
 
-    cdef DPos pos
+    cdef Pos pos
     cdef int card_index
-    cdef const DRules* R
-    cdef DMove* buf
+    cdef const Rules* R
+    cdef Move* buf
     cdef readonly object spec
 
     def __cinit__(self, *args, **kwargs):
         self.position = &self.pos
-        self.buf = <DMove*>malloc(SEARCH_MAX_MOVES * sizeof(DMove))
+        self.buf = <Move*>malloc(SEARCH_MAX_MOVES * sizeof(Move))
         if not self.buf:
             raise MemoryError()
         self.spec = _SPEC
@@ -187,7 +187,7 @@ cdef class SuperDimensionesBoard(GameBoard):
         What the rules imply is applied at once: a sub-game where a team has no piece, or whose
         no-progress clock has run out, has ended; the token passes over ended sub-games and over
         a team without a legal move (which ends its sub-game)."""
-        cdef DPos p
+        cdef Pos p
         cdef int cards = self._parse_fen(fen, &p)
         self.card_index = cards
         self.R = &RULES[cards]
@@ -195,7 +195,7 @@ cdef class SuperDimensionesBoard(GameBoard):
         self.pos = p
         self._clear_history()
 
-    cdef int _parse_fen(self, fen, DPos* out) except -1:
+    cdef int _parse_fen(self, fen, Pos* out) except -1:
         if not isinstance(fen, str):
             raise InvalidFenError(f"a FEN must be a string, not {type(fen).__name__}")
         text = fen.strip()
@@ -209,9 +209,9 @@ cdef class SuperDimensionesBoard(GameBoard):
         if cards < 0:
             raise InvalidFenError(f"FEN {fen!r}: cards {fields[2]!r}: expected five letters, "
                                   f"M or I, D or C, A or U, W or E, R or S (e.g. ICUWR)")
-        cdef const DRules* R = &RULES[cards]
-        cdef DPos p
-        memset(&p, 0, sizeof(DPos))
+        cdef const Rules* R = &RULES[cards]
+        cdef Pos p
+        memset(&p, 0, sizeof(Pos))
         rows = fields[0].split("/")
         if len(rows) != 6:
             raise InvalidFenError(f"FEN {fen!r}: the board needs 6 ranks separated by /")
@@ -285,7 +285,7 @@ cdef class SuperDimensionesBoard(GameBoard):
         return cards
 
     def fen(self) -> str:
-        cdef const DPos* p = &self.pos
+        cdef const Pos* p = &self.pos
         rows = []
         for rank in range(5, -1, -1):
             row, empty = "", 0
@@ -309,7 +309,7 @@ cdef class SuperDimensionesBoard(GameBoard):
                 f"{p.clock[0]} {p.clock[1]}")
 
     cdef object _letter(self, int s):
-        cdef const DPos* p = &self.pos
+        cdef const Pos* p = &self.pos
         cdef int t
         for t in range(4):
             if (p.team[t] >> s) & 1:
@@ -320,8 +320,8 @@ cdef class SuperDimensionesBoard(GameBoard):
 
     def legal_moves(self) -> list:
         """The legal moves, each with its canonical string (NOTATION.md)."""
-        cdef const DPos* p = &self.pos
-        cdef int n = sd_generate(self.R, p, self.buf, 0), i
+        cdef const Pos* p = &self.pos
+        cdef int n = generate(self.R, p, self.buf, 0), i
         cdef SuperDimensionesMove mv
         moves = []
         ends = {}
@@ -339,7 +339,7 @@ cdef class SuperDimensionesBoard(GameBoard):
         return moves
 
     cdef str _text(self, SuperDimensionesMove mv, dict ends, dict capture_paths):
-        cdef const DMove* m = &mv.m
+        cdef const Move* m = &mv.m
         if m.kind == KIND_HUFF:
             return "huff-" + _sq(m.to)
         if m.kind == KIND_CAPTURE:
@@ -365,7 +365,7 @@ cdef class SuperDimensionesBoard(GameBoard):
 
     cdef list _capture_paths(self, int origin):
         """Every complete capture sequence from origin: (squares, captured set, ends a queen)."""
-        cdef const DPos* p = &self.pos
+        cdef const Pos* p = &self.pos
         cdef CapSearch C
         cdef PathRec rec
         cdef int t = p.turn, i, k
@@ -392,7 +392,7 @@ cdef class SuperDimensionesBoard(GameBoard):
         return out
 
     cdef list _ally_paths(self, int origin, int target):
-        cdef const DPos* p = &self.pos
+        cdef const Pos* p = &self.pos
         cdef PathRec rec
         cdef int t = p.turn, i, k, queen = (p.queens >> origin) & 1
         cdef uint8_t* r
@@ -471,7 +471,7 @@ cdef class SuperDimensionesBoard(GameBoard):
     def evaluate(self) -> int:
         """The static value for the player to move (see docs/superdimensiones.md): per sub-game
         ±1000 when it has ended, else its evaluation within ±750."""
-        return sd_evaluate(self.R, &self.pos)
+        return evaluate(self.R, &self.pos)
 
     # -- state ------------------------------------------------------------------------------
 
@@ -530,14 +530,14 @@ cdef class SuperDimensionesBoard(GameBoard):
     def subgame_results(self) -> dict:
         """{'A': r, 'B': r} with r = '1' (won by player 1), '2', '=' (drawn) or None (going on),
         as the position stands (a repetition is ended by outcome())."""
-        cdef const DPos* p = &self.pos
+        cdef const Pos* p = &self.pos
         return {"AB"[g]: _RESULT_CODES.get(p.ended[g]) for g in range(2)}
 
     def outcome(self):
         """The Outcome once both sub-games have ended, or at a threefold repetition (which ends
         every open sub-game by score, RULES.md §1.8); else None. ``subgames`` holds each
         sub-game's result, ``winner`` the player with more points."""
-        cdef const DPos* p = &self.pos
+        cdef const Pos* p = &self.pos
         cdef int g
         if game_over(p):
             termination = Termination.SUB_GAMES
@@ -555,7 +555,7 @@ cdef class SuperDimensionesBoard(GameBoard):
         return Outcome(termination, winner, subgames=tuple(results))
 
     def __str__(self):
-        cdef const DPos* p = &self.pos
+        cdef const Pos* p = &self.pos
         rows = []
         for rank in range(5, -1, -1):
             cells = [self._letter(6 * rank + f) or "." for f in range(6)]
@@ -580,14 +580,14 @@ def superdimensiones_perft(SuperDimensionesBoard board, int depth) -> int:
     global perft_stop
     if depth < 0:
         raise ValueError("perft depth must be 0 or more")
-    cdef DPos p = board.pos
-    cdef DMove* stack = <DMove*>malloc((depth + 1) * SEARCH_MAX_MOVES * sizeof(DMove))
+    cdef Pos p = board.pos
+    cdef Move* stack = <Move*>malloc((depth + 1) * SEARCH_MAX_MOVES * sizeof(Move))
     if not stack:
         raise MemoryError()
     cdef unsigned long long n
     perft_stop = 0
     with nogil:
-        n = sd_perft(board.R, &p, depth, stack)
+        n = perft(board.R, &p, depth, stack)
     free(stack)
     if perft_stop:
         raise PerftStopped("perft stopped")

@@ -11,7 +11,7 @@ cdef enum:
     OPEN_LIMIT = 750
 
 
-cdef int mobility(const DRules* R, const DPos* p, int t) noexcept nogil:
+cdef int mobility(const Rules* R, const Pos* p, int t) noexcept nogil:
     """The squares team t's pieces can step or slide to (captures and ally jumps aside)."""
     cdef u64 own = p.team[t], empty = ~(p.team[0] | p.team[1] | p.team[2] | p.team[3])
     cdef int s, i, d, to, n = 0, queen
@@ -30,7 +30,7 @@ cdef int mobility(const DRules* R, const DPos* p, int t) noexcept nogil:
     return n
 
 
-cdef int subgame_eval(const DRules* R, const DPos* p, int g) noexcept nogil:
+cdef int subgame_eval(const Rules* R, const Pos* p, int g) noexcept nogil:
     """An open sub-game for player 1 (its team g against team g | 2)."""
     cdef u64 mine = p.team[g], theirs = p.team[g | 2], men, worst
     cdef int v, s, advance = 0, loss, mob
@@ -73,7 +73,7 @@ cdef inline int result_value(int result) noexcept nogil:
     return 0
 
 
-cdef int sd_evaluate(const DRules* R, const DPos* p) noexcept nogil:
+cdef int evaluate(const Rules* R, const Pos* p) noexcept nogil:
     cdef int g, total = 0
     for g in range(2):
         if p.ended[g] != OPEN:
@@ -83,7 +83,7 @@ cdef int sd_evaluate(const DRules* R, const DPos* p) noexcept nogil:
     return total if side_to_move(p) == 0 else -total
 
 
-cdef int sd_end_score(const DRules* R, const DPos* p, int repeated) noexcept nogil:
+cdef int end_score(const Rules* R, const Pos* p, int repeated) noexcept nogil:
     """The final score for the player to move when the game ends here: both sub-games over,
     or (repeated) a repetition, which ends every open sub-game by score; else END_NONE."""
     cdef int g, total = 0

@@ -5,8 +5,12 @@
     python -m engine egdb verify --variant checkers                # every value from its successors
     python -m engine solve --variant checkers --fen "W:WK1,K2:BK32"
 
-A table directory holds one ``.npy`` file per material slice (one byte per position, see
-_egdb.pyx) and ``manifest.json`` with each file's SHA-256, size and statistics.
+This module knows no game: each family's native table set (``DraughtsTableSet`` in
+_draughts_tables.pxi, ``StackTableSet`` in _stacks_tables.pxi, named by the game's record in
+`engine.games`) says what its slices are: their signatures in build order, their names, which
+of them a position can reach, and how an entry reads as a FEN.
+
+A table directory holds one ``.npy`` file per material slice (draughts: one byte per position) and ``manifest.json`` with each file's SHA-256, size and statistics.
 ``egdb compress`` turns raw slices into two compressed files each (``NAME.wdl``: win/draw/loss
 in two bits an entry; ``NAME.dist``: the distances of won positions), cut into blocks that
 inflate on their own (zlib), so that a probe reads one block; see docs/egdb.md. A build writes
@@ -31,12 +35,8 @@ from pathlib import Path
 
 import numpy as np
 
-from . import Board, games
-from ._draughts import draughts_variant_id
-from ._egdb import TableSet
-from ._stacks import StackTableSet
+from . import games
 from .errors import EngineError
-from .geometry import algebraic
 
 FORMAT = 1
 MANIFEST = "manifest.json"
@@ -56,54 +56,24 @@ class TableError(EngineError):
     """A table directory or file that is missing, corrupt or of another variant."""
 
 
-def slice_name(signature: tuple) -> str:
-    """Draughts ``(1, 2, 0, 1)`` → ``'1m2k-0m1k'`` (White's men and kings, then Black's);
-    Dipole ``(3, 2)`` → ``'3w-2b'`` (checkers of each side)."""
-    if len(signature) == 2:
-        return f"{signature[0]}w-{signature[1]}b"
-    wm, wk, bm, bk = signature
-    return f"{wm}m{wk}k-{bm}m{bk}k"
-
-
-def _parse_name(name: str) -> tuple:
-    white, black = name.split("-")
-    if white.endswith("w"):
-        return int(white[:-1]), int(black[:-1])
-    wm, wk = white.rstrip("k").split("m")
-    bm, bk = black.rstrip("k").split("m")
-    return int(wm), int(wk), int(bm), int(bk)
-
-
 def _native(variant: str):
-    if games.game(variant).family == "stacks":
-        return StackTableSet(variant)
-    return TableSet(variant, draughts_variant_id(variant))
+    """A fresh native table set of the variant (its game's record says which kind)."""
+    table_set = games.game(variant).table_set
+    assert table_set is not None, variant
+    return table_set(variant)
+
+
+def slice_name(variant: str, signature: tuple) -> str:
+    """The name of a slice: draughts ``(1, 2, 0, 1)`` → ``'1m2k-0m1k'`` (White's men and kings,
+    then Black's); Dipole ``(3, 2)`` → ``'3w-2b'`` (checkers of each side)."""
+    return games.game(variant).table_set.slice_name(signature)
 
 
 def signatures(variant: str, pieces: int) -> list[tuple]:
     """Every slice with 2..pieces pieces and at least one per side, in build order: fewer pieces
     first (captures lead there), then fewer men (promotions lead there). For Dipole a piece is a
     checker and a slice is (White's checkers, Black's checkers)."""
-    native = _native(variant)
-    if isinstance(native, StackTableSet):
-        per_side = min(native.per_side(), StackTableSet.limit())
-        return [(w, total - w) for total in range(2, pieces + 1) for w in range(1, total)
-                if w <= per_side and total - w <= per_side]
-    white_men, black_men, squares = native.men_squares()
-    limit = TableSet.limit()
-    out = []
-    for total in range(2, pieces + 1):
-        for wm in range(total + 1):
-            for bm in range(total - wm + 1):
-                for wk in range(total - wm - bm + 1):
-                    bk = total - wm - bm - wk
-                    if wm + wk == 0 or bm + bk == 0 or max(wm, wk, bm, bk) > limit:
-                        continue
-                    if wm > white_men or bm > black_men or wm + bm + wk + bk > squares:
-                        continue
-                    out.append((wm, wk, bm, bk))
-    out.sort(key=lambda s: (sum(s), s[0] + s[2], s))
-    return out
+    return _native(variant).signatures(pieces)
 
 
 def _sha256(path: Path) -> str:
@@ -150,15 +120,15 @@ def _read_manifest(folder: Path, variant: str) -> dict:
     if not isinstance(slices, dict):
         raise TableError(f"{path}: unreadable manifest (no list of slices)")
     for name, entry in slices.items():
-        _check_entry(path, name, entry)
+        _check_entry(path, variant, name, entry)
     return data
 
 
-def _check_entry(path: Path, name, entry) -> None:
+def _check_entry(path: Path, variant: str, name, entry) -> None:
     """A manifest entry must name a slice, a plain file beside it, a size and a checksum."""
     try:
-        signature = _parse_name(name)
-    except (ValueError, AttributeError):
+        signature = games.game(variant).table_set.parse_name(name)
+    except (ValueError, TypeError, AttributeError):
         raise TableError(f"{path}: {name!r} is not a slice name") from None
     if not isinstance(entry, dict):
         raise TableError(f"{path}: slice {name}: not an object")
@@ -193,7 +163,7 @@ def _checked_file(folder: Path, file: str, size: int, digest: str) -> Path:
     return path
 
 
-def _load_slice(folder: Path, name: str, entry: dict, native: TableSet) -> None:
+def _load_slice(folder: Path, name: str, entry: dict, native) -> None:
     if entry.get("kind", "raw") == "compressed":
         _load_compressed(folder, name, entry, native)
         return
@@ -205,7 +175,7 @@ def _load_slice(folder: Path, name: str, entry: dict, native: TableSet) -> None:
             raise
         raise TableError(f"{path}: not a table file ({exc})") from None
     try:
-        native.attach(_parse_name(name), values)
+        native.attach(native.parse_name(name), values)
     except ValueError as exc:
         raise TableError(f"{path}: {exc}") from None
 
@@ -249,9 +219,9 @@ def _read_packed(path: Path, bits: int, entries: int) -> tuple:
     return raw[start:end].view(np.uint64), raw[end:], per_block
 
 
-def _load_compressed(folder: Path, name: str, entry: dict, native: TableSet) -> None:
-    signature = _parse_name(name)
-    if not isinstance(native, TableSet):
+def _load_compressed(folder: Path, name: str, entry: dict, native) -> None:
+    signature = native.parse_name(name)
+    if not native.compressible:
         raise TableError(f"{folder}: compressed slices exist for the draughts games only")
     entries = native.size(signature)
     wdl_path = _checked_file(folder, entry["file"], entry["bytes"], entry["sha256"])
@@ -370,20 +340,18 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
     except TableError:
         manifest = {"format": FORMAT, "variant": variant, "slices": {}}
     native = _native(variant)
-    todo = signatures(variant, pieces)
-    if kings_only and len(todo[0]) == 4:
-        todo = [s for s in todo if s[0] == s[2] == 0]
+    todo = native.signatures(pieces, kings_only)
     total_entries = sum(native.size(s) for s in todo)
     progress = {"done": 0, "number": 0}
     started = time.perf_counter()
 
     def head(sig):
         progress["number"] += 1
-        return (f"[{progress['number']:>3}/{len(todo)}] {slice_name(sig):<10} "
+        return (f"[{progress['number']:>3}/{len(todo)}] {native.slice_name(sig):<10} "
                 f"{native.size(sig):>13,} positions")
 
     def keep(sig) -> bool:
-        name = slice_name(sig)
+        name = native.slice_name(sig)
         entry = manifest["slices"].get(name)
         if entry is None:
             return False
@@ -406,7 +374,7 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
         return sig, values, counts, time.perf_counter() - t0
 
     def record(sig, values, counts, seconds):
-        name = slice_name(sig)
+        name = native.slice_name(sig)
         entries = native.size(sig)
         path = folder / f"{name}.npy"
         tmp = folder / f"{name}.tmp.npy"
@@ -432,8 +400,7 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
 
     groups: dict[tuple, list] = {}
     for sig in todo:
-        men = sig[0] + sig[2] if len(sig) == 4 else 0
-        groups.setdefault((sum(sig), men), []).append(sig)
+        groups.setdefault(native.build_group(sig), []).append(sig)
     from concurrent.futures import ThreadPoolExecutor
 
     from .parallel import Runner
@@ -498,12 +465,12 @@ def compress(variant: str, directory: str | os.PathLike = DEFAULT_DIR, report=pr
     if check not in ("full", "sample", "none"):
         raise ValueError(f"check must be 'full', 'sample' or 'none', not {check!r}")
     _check_variant(variant)
-    if games.game(variant).family == "stacks":
-        raise TableError("compressed tables exist for the draughts games, not for Dipole")
+    if not games.game(variant).table_set.compressible:
+        raise TableError(f"compressed tables exist for the draughts games, not for {games.game(variant).title}")
     tables = Tables(directory, variant)
     folder, manifest, native = tables.folder, tables.manifest, tables.native
-    names = sorted(manifest["slices"], key=lambda n: (sum(_parse_name(n)),
-                                                      _parse_name(n)[0] + _parse_name(n)[2], n))
+    names = sorted(manifest["slices"],
+                   key=lambda n: (native.build_group(native.parse_name(n)), n))
     raw_total = packed_total = 0
     started = time.perf_counter()
     with ThreadPoolExecutor(max_workers=threads or os.cpu_count() or 1) as pool:
@@ -516,7 +483,7 @@ def compress(variant: str, directory: str | os.PathLike = DEFAULT_DIR, report=pr
                     report(f"{head} already compressed")
                 continue
             t0 = time.perf_counter()
-            signature = _parse_name(name)
+            signature = native.parse_name(name)
             raw_path = folder / entry["file"]
             raw = np.load(raw_path, mmap_mode="r")
             wdl, dist = native.streams(signature)
@@ -720,46 +687,15 @@ class VerifyReport:
 
 def position_text(tables: Tables, signature: tuple, index: int) -> str:
     """A slice entry as a FEN the engine reads (for naming wrong positions)."""
-    found = tables.native.position(signature, index)
-    if found is None:
-        return f"entry {index} (an invalid index)"
-    spec = Board(tables.variant).spec
-    if len(signature) == 2:                             # Dipole: square.height
-        stm, white, black = found
-        coords = spec.geometry.coords
-
-        def stacks(d):
-            return ",".join(f"{algebraic(*coords[b])}.{h}" for b, h in sorted(d.items()))
-        return f"{'WB'[stm]}:W{stacks(white)}:B{stacks(black)}"
-    white, black, kings, stm = found
-
-    def side(bits):
-        return ",".join(("K" if kings >> b & 1 else "") + str(spec.square_names[b])
-                        for b in range(64) if bits >> b & 1)
-    return f"{'WB'[stm]}:W{side(white)}:B{side(black)}"
+    return tables.native.position_text(signature, index)
 
 
 def reachable_slices(tables: Tables, board) -> list[str]:
-    """The names of the loaded slices a game from ``board`` can reach: no more men of a side
-    than now, no more pieces of a side than now (Dipole: no more checkers of a side)."""
-    import struct
-    native = board._native_position()
-    if len(next(iter(tables.manifest["slices"].values()))["signature"]) == 2:
-        stacks_w, stacks_b, _, _ = struct.unpack_from("<QQQi", native)
-        heights = native[28:28 + 64]
-        w = sum(heights[b] for b in range(64) if stacks_w >> b & 1)
-        bl = sum(heights[b] for b in range(64) if stacks_b >> b & 1)
-        return [n for n, e in tables.manifest["slices"].items()
-                if e["signature"][0] <= w and e["signature"][1] <= bl]
-    white, black, kings = struct.unpack_from("<QQQ", native)
-    wm, wk = (white & ~kings).bit_count(), (white & kings).bit_count()
-    bm, bk = (black & ~kings).bit_count(), (black & kings).bit_count()
-    out = []
-    for name, e in tables.manifest["slices"].items():
-        m, k, n, j = e["signature"]
-        if m <= wm and m + k <= wm + wk and n <= bm and n + j <= bm + bk:
-            out.append(name)
-    return out
+    """The names of the loaded slices a game from ``board`` can reach (draughts: no more men of
+    a side than now, and no more pieces; Dipole: no more checkers of a side)."""
+    position = board._native_position()
+    return [name for name, entry in tables.manifest["slices"].items()
+            if tables.native.reachable(position, tuple(entry["signature"]))]
 
 
 def verify(tables: Tables, slices: list | None = None, threads: int | None = None,
@@ -772,11 +708,11 @@ def verify(tables: Tables, slices: list | None = None, threads: int | None = Non
     from tqdm import tqdm
 
     native = tables.native
-    chosen = [_parse_name(n) for n in (slices or tables.manifest["slices"])]
+    chosen = [native.parse_name(n) for n in (slices or tables.manifest["slices"])]
     report = VerifyReport()
     for sig in chosen:
-        if tables.manifest["slices"].get(slice_name(sig), {}).get("kind") == "compressed":
-            report.bad_blocks += [(slice_name(sig), stream, block)
+        if tables.manifest["slices"].get(native.slice_name(sig), {}).get("kind") == "compressed":
+            report.bad_blocks += [(native.slice_name(sig), stream, block)
                                   for stream, block in native.bad_blocks(sig)]
     if report.bad_blocks:
         return report       # values are checked once every block reads (they lean on each other)
@@ -795,7 +731,7 @@ def verify(tables: Tables, slices: list | None = None, threads: int | None = Non
             report.wrong += wrong
             for index in first:
                 if len(report.examples) < max_examples:
-                    report.examples.append((slice_name(sig), index,
+                    report.examples.append((native.slice_name(sig), index,
                                             position_text(tables, sig, index)))
             bar.update(stop - start)
     bar.close()

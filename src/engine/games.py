@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from ._game import game_perft, game_stop_perft
-from ._draughts import DraughtsBoard, draughts_perft, draughts_stop_perft, draughts_variants
-from ._stacks import StackBoard, stack_variants, stacks_perft, stacks_stop_perft
+from ._draughts import (DraughtsBoard, DraughtsTableSet, draughts_perft, draughts_stop_perft,
+                        draughts_variants)
+from ._stacks import StackBoard, StackTableSet, stack_variants, stacks_perft, stacks_stop_perft
 from ._superajedrez import (SuperajedrezBoard, superajedrez_perft, superajedrez_stop_perft,
                             superajedrez_variants)
 from ._superdimensiones import (SuperDimensionesBoard, superdimensiones_perft,
@@ -39,9 +40,16 @@ class Game:
     record: str = "PDN"                # game records: "PDN", or "PGN" with algebraic moves
     fmjd_results: bool = False         # results written 2-0 / 0-2 / 1-1 (10×10 draughts)
     hub: bool = False                  # the Hub protocol can carry its positions
-    tables: bool = False               # endgame tables can be built (`engine.egdb`)
+    # The native table set of the game's endgame tables (variant name → a ProbeSource that also
+    # answers egdb's questions about its slices), or None where no tables can be built.
+    table_set: Any = None
     learned: bool = False              # a learned evaluation: self-play and training
     opening_check_depth: int = 6       # the search that checks random openings for balance
+
+    @property
+    def tables(self) -> bool:
+        """Whether endgame tables can be built (`engine.egdb`)."""
+        return self.table_set is not None
 
     @property
     def title(self) -> str:
@@ -88,9 +96,10 @@ for _name in draughts_variants():
                   fmjd_results=_rules.size == 10,
                   # Chapinas' numbered pieces have no Hub square code.
                   hub=not _rules.numbered_pieces,
-                  tables=_rules.has_tables, learned=True))
+                  table_set=DraughtsTableSet if _rules.has_tables else None, learned=True))
 for _name in stack_variants():
-    register(Game(_name, "stacks", StackBoard, stacks_perft, stacks_stop_perft, tables=True))
+    register(Game(_name, "stacks", StackBoard, stacks_perft, stacks_stop_perft,
+                  table_set=StackTableSet))
 for _name in superajedrez_variants():
     # Some 200 moves a position, nearly all placements: a shallower balance check.
     register(Game(_name, "superajedrez", SuperajedrezBoard, superajedrez_perft,

@@ -1,42 +1,40 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Endgame tables of the draughts family: retrograde analysis, one material slice at a time.
+# Endgame tables of the draughts family: retrograde analysis, one material slice at a time.
+#
+# A slice is a material signature (white men, white kings, black men, black kings); its positions
+# are indexed by the combinations of each group's squares (colex rank over the squares the group
+# may stand on: men never on their own crowning row; kings over the squares the men leave free,
+# Black's also over those White's kings leave) and the side to move. White and black men on the
+# same square make some indices invalid; they are marked and skipped. A value is one byte: 0 a draw, 1 + n a game
+# that ends n plies from here with best play (won for the side to move when n is odd, lost when
+# even), 254 an invalid index.
+#
+# Building a slice: one forward pass generates every position's moves with the native generator.
+# Moves that leave the slice (captures, promotions) are looked up in the slices built before it;
+# moves inside it are counted. Then positions are settled in order of distance: a lost position
+# makes each in-slice predecessor won one ply later; a won one takes one from each predecessor's
+# count of unsettled moves, and a predecessor whose moves are all wins for the opponent is lost
+# one ply after the longest of them. Predecessors come from "unmoves" (a piece of the side that
+# just moved stepped back along its own move directions), legal when the position they come from
+# has no capture, so every rule set of the family needs nothing of its own. What is left unsettled is a draw.
+# Move-count draw rules are not part of the tables (see docs/egdb.md).
+#
+# A slice is attached either as its raw bytes (what a build makes) or compressed
+# (_draughts_tables_packed.pxi): win/draw/loss in two bits, the distances of won positions apart; positions
+# with a capture and lost positions' distances are not stored but worked out from the successors
+# when asked for.
+#
+# Included into _draughts.pyx: it builds on the family's own generate, make and unmake.
 
-A slice is a material signature (white men, white kings, black men, black kings); its positions
-are indexed by the combinations of each group's squares (colex rank over the squares the group
-may stand on: men never on their own crowning row; kings over the squares the men leave free,
-Black's also over those White's kings leave) and the side to move. White and black men on the
-same square make some indices invalid; they are marked and skipped. A value is one byte: 0 a draw, 1 + n a game
-that ends n plies from here with best play (won for the side to move when n is odd, lost when
-even), 254 an invalid index.
 
-Building a slice: one forward pass generates every position's moves with the native generator.
-Moves that leave the slice (captures, promotions) are looked up in the slices built before it;
-moves inside it are counted. Then positions are settled in order of distance: a lost position
-makes each in-slice predecessor won one ply later; a won one takes one from each predecessor's
-count of unsettled moves, and a predecessor whose moves are all wins for the opponent is lost
-one ply after the longest of them. Predecessors come from "unmoves" (a piece of the side that
-just moved stepped back along its own move directions), legal when the position they come from
-has no capture, so every rule set of the family needs nothing of its own. What is left unsettled is a draw.
-Move-count draw rules are not part of the tables (see docs/egdb.md).
-
-A slice is attached either as its raw bytes (what a build makes) or compressed
-(_egdb_packed.pxi): win/draw/loss in two bits, the distances of won positions apart; positions
-with a capture and lost positions' distances are not stored but worked out from the successors
-when asked for.
-"""
-
-from libc.stdint cimport uint8_t, uint16_t, uint32_t
-from libc.stdlib cimport malloc, calloc, realloc, free
-from libc.string cimport memset, memcpy
+from libc.stdint cimport uint16_t, uint32_t
+from libc.stdlib cimport calloc
+from libc.string cimport memcpy
 
 import numpy as np
 
-from ._bitboard cimport u64, bb_popcount, bb_lsb, bb_msb
-from ._draughts cimport (Rules, Pos, DMove, Undo, MAX_MOVES, rules_for, gen_moves, make_move,
-                         unmake_move, rule_draw, has_capture, END_NONE, END_LONE_PIECE)
-from ._game cimport ProbeSource, RULE_NONE, RULE_WIN, RULE_LOSS, RULE_DRAW
+from ._game cimport ProbeSource
 
-include "_egdb_packed.pxi"
+include "_draughts_tables_packed.pxi"
 
 cdef enum:
     MAXP = 8                  # pieces of one group a table can hold
@@ -253,18 +251,18 @@ cdef int packed_code(const Ctx* c, const Pos* p, int wm, int wk, int bm, int bk,
 cdef int successor_code(const Ctx* c, Pos* q, int need_plies, int depth) noexcept nogil:
     """The retrograde rule over q's moves (as expected_code), for what a compressed slice does
     not store; q has no rule ending and is left unchanged."""
-    cdef DMove moves[MAX_MOVES]
+    cdef Move moves[MAX_MOVES]
     cdef Undo u
     cdef int n, i, code, best_win = 0, worst = 0, any_draw = 0, any_win = 0
     if depth >= MAX_RESOLVE:
         return UNKNOWN
-    n = gen_moves(q, c.R, moves)
+    n = generate(q, c.R, moves)
     if n == 0:
         return 1
     for i in range(n):
-        make_move(q, c.R, &moves[i], &u)
+        make(q, c.R, &moves[i], &u)
         code = any_code(c, q, need_plies, depth + 1)
-        unmake_move(q, c.R, &moves[i], &u)
+        unmake(q, c.R, &moves[i], &u)
         if code == UNKNOWN or code == INVALID:
             return UNKNOWN
         if code == DRAW:
@@ -368,7 +366,7 @@ cdef int build_slice(Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val,
     cdef uint8_t* flags = <uint8_t*>calloc(size, 1)
     cdef uint8_t* winq = <uint8_t*>calloc(size, 1)      # the shortest win queued so far, 0: none
     cdef Queue* buckets = <Queue*>calloc(MAX_PLIES + 2, sizeof(Queue))
-    cdef DMove* moves = <DMove*>malloc(MAX_MOVES * sizeof(DMove))
+    cdef Move* moves = <Move*>malloc(MAX_MOVES * sizeof(Move))
     cdef Pos* preds = <Pos*>malloc(MAX_MOVES * sizeof(Pos))
     cdef Pos p
     cdef Undo u
@@ -389,7 +387,7 @@ cdef int build_slice(Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val,
         if rule != END_NONE:
             val[idx] = DRAW
             continue
-        n = gen_moves(&p, c.R, moves)
+        n = generate(&p, c.R, moves)
         if n == 0:
             if push(&buckets[0], idx):
                 err = -1
@@ -401,9 +399,9 @@ cdef int build_slice(Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val,
             if moves[i].captured == 0 and not moves[i].promote:
                 inside += 1
                 continue
-            make_move(&p, c.R, &moves[i], &u)
+            make(&p, c.R, &moves[i], &u)
             code = lookup(c, &p)
-            unmake_move(&p, c.R, &moves[i], &u)
+            unmake(&p, c.R, &moves[i], &u)
             if code == UNKNOWN or code == INVALID:
                 err = -3
                 break
@@ -562,7 +560,7 @@ _ERRORS = {-1: "out of memory", -2: "a distance to the end longer than 252 plies
            -3: "a successor slice is missing (build the smaller slices first)"}
 
 
-cdef class TableSet(ProbeSource):
+cdef class DraughtsTableSet(ProbeSource):
     """The slices of one variant known to the native code: built here or attached from files.
     Used by engine.egdb; the search probes it through ProbeSource."""
 
@@ -592,8 +590,8 @@ cdef class TableSet(ProbeSource):
         cache_free(self.c.dist_cache)
         free(self.c)
 
-    def __init__(self, variant: str, int rules_id):
-        cdef const Rules* R = rules_for(rules_id)
+    def __init__(self, variant: str):
+        cdef const Rules* R = rules_for(_ID_BY_NAME[variant])
         cdef Ctx* c = self.c
         cdef int s, b, n
         c.R = R
@@ -627,6 +625,76 @@ cdef class TableSet(ProbeSource):
         """Entries of a slice (positions, invalid ones included, times two sides to move)."""
         wm, wk, bm, bk = signature
         return slice_size(self.c, wm, wk, bm, bk)
+
+    # -- the slices, as engine.egdb sees them: signatures, their names, their order ----------
+
+    compressible = True            # egdb compress: win/draw/loss and distances apart
+
+    @staticmethod
+    def slice_name(tuple signature) -> str:
+        """``(1, 2, 0, 1)`` → ``'1m2k-0m1k'``: White's men and kings, then Black's."""
+        wm, wk, bm, bk = signature
+        return f"{wm}m{wk}k-{bm}m{bk}k"
+
+    @staticmethod
+    def parse_name(str name) -> tuple:
+        """The signature a slice name stands for; ValueError when it names none."""
+        white, black = name.split("-")
+        if not (white.endswith("k") and black.endswith("k")):
+            raise ValueError(f"{name!r} is not a slice name")
+        wm, wk = white[:len(white) - 1].split("m")
+        bm, bk = black[:len(black) - 1].split("m")
+        return int(wm), int(wk), int(bm), int(bk)
+
+    @staticmethod
+    def build_group(tuple signature) -> tuple:
+        """Slices of one group lead only to slices of earlier groups (captures lower the pieces,
+        promotions the men), so a group's slices can be built side by side."""
+        return (sum(signature), signature[0] + signature[2])
+
+    def signatures(self, int pieces, bint kings_only=False) -> list:
+        """Every slice with 2..pieces pieces and at least one a side, in build order (only those
+        without men with ``kings_only``)."""
+        white_men, black_men, squares = self.men_squares()
+        limit = DraughtsTableSet.limit()
+        out = []
+        for total in range(2, pieces + 1):
+            for wm in range(total + 1):
+                for bm in range(total - wm + 1):
+                    for wk in range(total - wm - bm + 1):
+                        bk = total - wm - bm - wk
+                        if wm + wk == 0 or bm + bk == 0 or max(wm, wk, bm, bk) > limit:
+                            continue
+                        if wm > white_men or bm > black_men or wm + bm + wk + bk > squares:
+                            continue
+                        if kings_only and wm + bm:
+                            continue
+                        out.append((wm, wk, bm, bk))
+        out.sort(key=lambda sig: (DraughtsTableSet.build_group(sig), sig))
+        return out
+
+    @staticmethod
+    def reachable(bytes position, tuple signature) -> bool:
+        """Whether a game from this position (a board's _native_position) can reach the slice:
+        no more men of a side than now, and no more pieces of a side."""
+        cdef const Pos* p = <const Pos*><const char*>position
+        wm, bm = bb_popcount(p.pieces[0] & ~p.kings), bb_popcount(p.pieces[1] & ~p.kings)
+        wk, bk = bb_popcount(p.pieces[0] & p.kings), bb_popcount(p.pieces[1] & p.kings)
+        m, k, n, j = signature
+        return m <= wm and m + k <= wm + wk and n <= bm and n + j <= bm + bk
+
+    def position_text(self, tuple signature, u64 index) -> str:
+        """A slice entry as a FEN the engine reads (for naming wrong positions)."""
+        found = self.position(signature, index)
+        if found is None:
+            return f"entry {index} (an invalid index)"
+        white, black, kings, stm = found
+        names = _SPEC_BY_ID[_ID_BY_NAME[self.variant]].square_names
+
+        def side(bits):
+            return ",".join(("K" if kings >> b & 1 else "") + str(names[b])
+                            for b in range(64) if bits >> b & 1)
+        return f"{'WB'[stm]}:W{side(white)}:B{side(black)}"
 
     def men_squares(self) -> tuple:
         return (self.c.nmen[0], self.c.nmen[1], self.c.nsq)
@@ -882,5 +950,3 @@ cdef class TableSet(ProbeSource):
     def max_pieces(self) -> int:
         return self.c.max_pieces
 
-    def signatures(self) -> list:
-        return sorted(set(self._arrays) | set(self._packed))
