@@ -208,7 +208,7 @@ def test_more_pieces_build_on_compressed_slices(pair, tmp_path):
 
 def test_dipole_tables_stay_raw(tmp_path):
     egdb.build("dipole", 3, tmp_path, report=None)
-    with pytest.raises(egdb.TableError, match="not for Dipole"):
+    with pytest.raises(egdb.TableError, match="Dipole's tables are never compressed"):
         egdb.compress("dipole", tmp_path, report=None)
 
 

@@ -10,7 +10,8 @@ _draughts_tables.pxi, ``StackTableSet`` in _stacks_tables.pxi, named by the game
 `engine.games`) says what its slices are: their signatures in build order, their names, which
 of them a position can reach, and how an entry reads as a FEN.
 
-A table directory holds one ``.npy`` file per material slice (draughts: one byte per position) and ``manifest.json`` with each file's SHA-256, size and statistics.
+A table directory holds one ``.npy`` file per material slice (draughts: one byte per position)
+and ``manifest.json`` with each file's SHA-256, size and statistics.
 ``egdb compress`` turns raw slices into two compressed files each (``NAME.wdl``: win/draw/loss
 in two bits an entry; ``NAME.dist``: the distances of won positions), cut into blocks that
 inflate on their own (zlib), so that a probe reads one block; see docs/egdb.md. A build writes
@@ -56,17 +57,21 @@ class TableError(EngineError):
     """A table directory or file that is missing, corrupt or of another variant."""
 
 
+def _table_set(variant: str):
+    """The class of the variant's native table set (its game's record says which)."""
+    _check_variant(variant)
+    return games.game(variant).table_set
+
+
 def _native(variant: str):
-    """A fresh native table set of the variant (its game's record says which kind)."""
-    table_set = games.game(variant).table_set
-    assert table_set is not None, variant
-    return table_set(variant)
+    """A fresh native table set of the variant."""
+    return _table_set(variant)(variant)
 
 
 def slice_name(variant: str, signature: tuple) -> str:
     """The name of a slice: draughts ``(1, 2, 0, 1)`` → ``'1m2k-0m1k'`` (White's men and kings,
     then Black's); Dipole ``(3, 2)`` → ``'3w-2b'`` (checkers of each side)."""
-    return games.game(variant).table_set.slice_name(signature)
+    return _table_set(variant).slice_name(signature)
 
 
 def signatures(variant: str, pieces: int) -> list[tuple]:
@@ -98,8 +103,8 @@ def table_variants() -> list[str]:
 
 def _check_variant(variant: str) -> None:
     if variant not in table_variants():
-        raise TableError(f"endgame tables exist for the draughts games and Dipole only "
-                         f"({', '.join(table_variants())}), not {variant!r}")
+        raise TableError(f"endgame tables exist only for {', '.join(table_variants())}, "
+                         f"not {variant!r}")
 
 
 def _read_manifest(folder: Path, variant: str) -> dict:
@@ -127,7 +132,7 @@ def _read_manifest(folder: Path, variant: str) -> dict:
 def _check_entry(path: Path, variant: str, name, entry) -> None:
     """A manifest entry must name a slice, a plain file beside it, a size and a checksum."""
     try:
-        signature = games.game(variant).table_set.parse_name(name)
+        signature = _table_set(variant).parse_name(name)
     except (ValueError, TypeError, AttributeError):
         raise TableError(f"{path}: {name!r} is not a slice name") from None
     if not isinstance(entry, dict):
@@ -222,7 +227,7 @@ def _read_packed(path: Path, bits: int, entries: int) -> tuple:
 def _load_compressed(folder: Path, name: str, entry: dict, native) -> None:
     signature = native.parse_name(name)
     if not native.compressible:
-        raise TableError(f"{folder}: compressed slices exist for the draughts games only")
+        raise TableError(f"{folder}: {native.variant}'s tables are never compressed")
     entries = native.size(signature)
     wdl_path = _checked_file(folder, entry["file"], entry["bytes"], entry["sha256"])
     dist_path = _checked_file(folder, entry["dist_file"], entry["dist_bytes"], entry["dist_sha256"])
@@ -465,8 +470,9 @@ def compress(variant: str, directory: str | os.PathLike = DEFAULT_DIR, report=pr
     if check not in ("full", "sample", "none"):
         raise ValueError(f"check must be 'full', 'sample' or 'none', not {check!r}")
     _check_variant(variant)
-    if not games.game(variant).table_set.compressible:
-        raise TableError(f"compressed tables exist for the draughts games, not for {games.game(variant).title}")
+    if not _table_set(variant).compressible:
+        raise TableError(f"{games.game(variant).title}'s tables are never compressed "
+                         f"(compressed tables exist for the draughts games)")
     tables = Tables(directory, variant)
     folder, manifest, native = tables.folder, tables.manifest, tables.native
     names = sorted(manifest["slices"],

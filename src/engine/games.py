@@ -16,9 +16,9 @@ import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from ._game import game_perft, game_stop_perft
 from ._draughts import (DraughtsBoard, DraughtsTableSet, draughts_perft, draughts_stop_perft,
                         draughts_variants)
+from ._game import game_perft, game_stop_perft
 from ._stacks import StackBoard, StackTableSet, stack_variants, stacks_perft, stacks_stop_perft
 from ._superajedrez import (SuperajedrezBoard, superajedrez_perft, superajedrez_stop_perft,
                             superajedrez_variants)
