@@ -71,6 +71,7 @@ def test_the_toy_game_plugs_in_with_its_record(toy):
     board = engine.Board("tictactoe")
     assert isinstance(board, engine.Board)
     assert board.fen() == ".../.../... x"
+    assert all(isinstance(move, engine.Move) for move in board.legal_moves())
 
 
 def test_perft_over_gameops_counts_the_toy_game(toy):
@@ -115,14 +116,31 @@ def test_the_search_plays_the_toy_game(toy):
 
 
 def test_uci_offers_and_plays_the_toy_game(plugin):
-    lines = ["uci", "setoption name UCI_Variant value tictactoe", "isready",
-             "position fen .../.o./xx. o", "go depth 9", "isready", "quit"]
-    out = subprocess.run([sys.executable, "-m", "engine", "uci"], input="\n".join(lines) + "\n",
-                         capture_output=True, text=True, timeout=120, env=environment(plugin))
-    assert out.returncode == 0, out.stderr
-    variant_line = next(line for line in out.stdout.splitlines() if "name UCI_Variant" in line)
+    import threading
+    process = subprocess.Popen([sys.executable, "-m", "engine", "uci"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=environment(plugin))
+    watchdog = threading.Timer(120, process.kill)      # a hang fails the test, never blocks it
+    watchdog.start()
+    try:
+        process.stdin.write("uci\nsetoption name UCI_Variant value tictactoe\n"
+                            "position fen .../.o./xx. o\ngo depth 9\n")
+        process.stdin.flush()
+        lines = []
+        while not (lines and lines[-1].startswith("bestmove")):
+            line = process.stdout.readline()
+            assert line, f"the engine ended early: {process.stderr.read()}"
+            lines.append(line.strip())
+        process.stdin.write("quit\n")
+        process.stdin.flush()
+        assert process.wait() == 0
+    finally:
+        watchdog.cancel()
+        process.kill()
+    variant_line = next(line for line in lines if "name UCI_Variant" in line)
     assert "var tictactoe" in variant_line
-    assert "bestmove c1" in out.stdout.splitlines()
+    assert lines[-1].split()[:2] == ["bestmove", "c1"]   # the only move that does not lose
+    assert any(line.startswith("info depth 9 ") for line in lines)
 
 
 def test_the_match_runner_plays_the_toy_game(plugin, tmp_path):
@@ -137,3 +155,15 @@ def test_the_match_runner_plays_the_toy_game(plugin, tmp_path):
     assert "4 games, +0 =4 -0" in out.stdout      # perfect play draws both openings
     text = record.read_text()
     assert text.count('[Variant "tictactoe"]') == 4 and text.count('[Result "1/2-1/2"]') == 4
+
+
+def test_a_broken_plugin_is_a_warning_and_the_games_still_play(tmp_path):
+    info = tmp_path / "broken_game-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: broken-game\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[dimensiones.games]\nbroken = no_such_module\n")
+    out = subprocess.run([sys.executable, "-c", "import engine; print(len(engine.variants()))"],
+                         capture_output=True, text=True, timeout=120, env=environment(tmp_path))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == str(len(games.GAMES))
+    assert "game plugin 'broken' (no_such_module) failed to load: No module named" in out.stderr

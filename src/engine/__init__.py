@@ -20,6 +20,7 @@ from ._superajedrez import SuperajedrezBoard, SuperajedrezMove  # noqa: F401
 from ._superdimensiones import SuperDimensionesBoard, SuperDimensionesMove  # noqa: F401
 from .analysis import PVLine, SearchInfo, SearchResult
 from .errors import EngineError, IllegalMoveError, InvalidFenError, PerftStopped, UnknownVariantError
+from . import games as _games
 from .games import GAMES, game
 from .games import perft as _perft, stop_perft as _stop_perft
 from .types import BLACK, WHITE, Color, Outcome, Termination
@@ -108,3 +109,7 @@ def divide(board, depth: int) -> dict[str, int]:
 from . import patterns as _patterns  # noqa: E402
 
 _patterns.load_shipped()
+
+
+# Games of other packages register last, so that they can import anything above.
+_games.load_plugins()

@@ -5,7 +5,7 @@ its records are written, whether it has endgame tables or a learned evaluation).
 (`uci`, `hub`, `match`, `openings`, `cli`, `selfplay`) read these records and keep no list of
 games of their own, so a new game is its native module and a row here (`register`), or a
 package of its own that names the module registering it under the entry-point group
-``dimensiones.games`` (docs/adding-a-game.md): such modules are imported when this one is.
+``dimensiones.games`` (docs/adding-a-game.md): such modules are imported when the package is.
 """
 
 from __future__ import annotations
@@ -116,7 +116,8 @@ ENTRY_POINT_GROUP = "dimensiones.games"
 
 def load_plugins() -> list[str]:
     """Import the game modules that installed packages name under ``dimensiones.games``; the
-    names of those that loaded (run when this module is first imported)."""
+    names of those that loaded. The package runs it once its own names exist (the end of
+    engine/__init__.py), so a plugin may import anything from `engine`."""
     loaded = []
     for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
         try:
@@ -127,6 +128,3 @@ def load_plugins() -> list[str]:
         else:
             loaded.append(entry.name)
     return loaded
-
-
-load_plugins()
