@@ -19,7 +19,8 @@ def test_every_variant_has_one_record_and_its_board_plays_it():
         board = engine.Board(name)
         assert type(board) is record.board and board.variant == name
         assert record.perft(board, 1) == len(board.legal_moves()) == engine.perft(board, 1)
-        assert record.title == board.spec.title
+        assert record.title == board.spec.title and record.start_fen == board.fen()
+    assert games.game("dipole").start_fen == "W:We1.12:Bd8.12"
     with pytest.raises(engine.UnknownVariantError, match="unknown variant 'xiangqi' .known: international, "):
         games.game("xiangqi")
 

@@ -55,6 +55,11 @@ class Game:
     def title(self) -> str:
         return self.board(self.name).spec.title
 
+    @property
+    def start_fen(self) -> str:
+        """The position a game of this variant starts from."""
+        return self.board(self.name).fen()
+
 
 GAMES: dict[str, Game] = {}
 
