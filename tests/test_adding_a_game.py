@@ -61,7 +61,7 @@ def toy(plugin, monkeypatch):
 
 def environment(plugin: Path) -> dict:
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(plugin), env.get("PYTHONPATH", "")])
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(plugin), env.get("PYTHONPATH")]))
     return env
 
 

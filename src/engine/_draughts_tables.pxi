@@ -677,6 +677,9 @@ cdef class DraughtsTableSet(ProbeSource):
     def reachable(bytes position, tuple signature) -> bool:
         """Whether a game from this position (a board's _native_position) can reach the slice:
         no more men of a side than now, and no more pieces of a side."""
+        if len(position) != sizeof(Pos):
+            raise ValueError(f"a position of this family is {sizeof(Pos)} bytes, "
+                             f"not {len(position)}")
         cdef const Pos* p = <const Pos*><const char*>position
         wm, bm = bb_popcount(p.pieces[0] & ~p.kings), bb_popcount(p.pieces[1] & ~p.kings)
         wk, bk = bb_popcount(p.pieces[0] & p.kings), bb_popcount(p.pieces[1] & p.kings)

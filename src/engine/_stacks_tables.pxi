@@ -344,6 +344,9 @@ cdef class StackTableSet(ProbeSource):
     @staticmethod
     def reachable(bytes position, tuple signature) -> bool:
         """Whether a game from this position can reach the slice: no more checkers of a side."""
+        if len(position) != sizeof(Pos):
+            raise ValueError(f"a position of this family is {sizeof(Pos)} bytes, "
+                             f"not {len(position)}")
         cdef const Pos* p = <const Pos*><const char*>position
         return signature[0] <= checkers(p, 0) and signature[1] <= checkers(p, 1)
 
