@@ -1,5 +1,6 @@
-"""Two evaluations (or two search settings) of one draughts game, a fixed number of nodes a move:
-which plays better? Paired games from random openings, W processes, Elo by the match statistics.
+"""Two evaluations (or two search settings) of one game, a fixed number of nodes a move: which
+plays better? Paired games from random openings (from a random start where a game has several:
+Super Dimensiones' card sets), W processes, Elo by the match statistics.
 
     python bench/eval_match.py --variant international --a int-gen1.npz --b "<hand-set>" \
         --pairs 100 --nodes 20000 --workers 2
@@ -17,25 +18,38 @@ Each process keeps one Engine per side and switches the variant's weights before
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import sys
 from multiprocessing import Pool
 
 import engine
-from engine import patterns
+from engine import weights
+from engine.games import GAMES
 from engine.stats import elo_estimate
 
 
 SWITCHES = ("reductions", "probcut", "early_reductions", "qs_promotions")
 
 
+@functools.lru_cache(maxsize=None)
+def read(variant: str, source: str):
+    """A side's weights, read once a process (None: the hand-set evaluation)."""
+    path = weights.shipped(variant) if source == weights.SHIPPED else source
+    if source == weights.HAND_SET or path is None:
+        return None
+    found, table, meta = weights.read(path)
+    if found != variant:
+        raise SystemExit(f"{source}: weights for {found}, not {variant}")
+    return table, meta
+
+
 def use(variant: str, source: str) -> None:
-    if source == patterns.HAND_SET:
-        patterns.use_hand_set(variant)
-    elif source == patterns.SHIPPED:
-        patterns.load(patterns.shipped(variant), variant)
+    stored = read(variant, source)
+    if stored is None:
+        weights.kind(variant).uninstall(variant)
     else:
-        patterns.load(source, variant)
+        weights.kind(variant).install(variant, *stored)
 
 
 def make_engine(settings: dict) -> engine.Engine:
@@ -58,9 +72,9 @@ def switches(pairs: list[str]) -> dict:
 def play_pair(job):
     variant, a, b, nodes, plies, seed, a_set, b_set = job
     rng = random.Random(seed)
-    start = engine.Board(variant)
+    random_start = GAMES[variant].random_start
     while True:
-        board = engine.Board(variant)
+        board = engine.Board(variant, random_start(rng) if random_start else None)
         for _ in range(plies):
             board.push(rng.choice(board.legal_moves()))
         if not board.is_game_over():
@@ -84,7 +98,7 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--variant", default="international")
     p.add_argument("--a", required=True, help="weights file, <hand-set> or <shipped>")
-    p.add_argument("--b", default=patterns.HAND_SET, help="weights file, <hand-set> or <shipped>")
+    p.add_argument("--b", default=weights.HAND_SET, help="weights file, <hand-set> or <shipped>")
     p.add_argument("--a-set", action="append", metavar="NAME=BOOL", help="a search switch of A")
     p.add_argument("--b-set", action="append", metavar="NAME=BOOL", help="a search switch of B")
     p.add_argument("--pairs", type=int, default=50)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
-from engine import egdb, patterns, selfplay  # noqa: E402
+from engine import egdb, selfplay, weights  # noqa: E402
 from engine.clients import EngineSpec, TimeControl  # noqa: E402
 from engine.match import Match  # noqa: E402
 from engine.openings import random_openings  # noqa: E402
@@ -48,7 +48,7 @@ def main() -> int:
         for label, workers, address in ways:
             where = Path(tmp) / label.replace(" ", "_").replace(",", "")
             play = timed(lambda: selfplay.run("checkers", args.games, where / "sp", nodes=2000,
-                                              workers=workers, eval_file=patterns.HAND_SET,
+                                              workers=workers, eval_file=weights.HAND_SET,
                                               progress=False, ray=address))
             match = timed(lambda: Match([engine, engine], "checkers", TimeControl(nodes=20000),
                                         openings, concurrency=workers, report=None,

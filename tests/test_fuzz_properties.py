@@ -245,21 +245,21 @@ def test_move_strings_with_control_characters_are_refused():
 @pytest.fixture(scope="module")
 def weights_file(tmp_path_factory):
     import numpy as np
-    from engine import patterns
+    from engine import patterns, weights
     path = tmp_path_factory.mktemp("weights") / "c.npz"
-    patterns.save(path, "checkers", np.zeros((patterns.layout_size("checkers"), 2)))
+    weights.save(path, "checkers", np.zeros((patterns.layout_size("checkers"), 2)))
     return path
 
 
 def check_weights(path):
-    from engine import patterns
-    before = patterns.current("checkers")
+    from engine import weights
+    before = weights.current("checkers")
     try:
-        patterns.load(path, "checkers")
-    except patterns.WeightsError:
-        assert patterns.current("checkers") == before
+        weights.load(path, "checkers")
+    except weights.WeightsError:
+        assert weights.current("checkers") == before
         return
-    patterns.use_hand_set("checkers") if before == patterns.HAND_SET else patterns.load(before)
+    weights.use_hand_set("checkers") if before == weights.HAND_SET else weights.load(before)
 
 
 @QUICK

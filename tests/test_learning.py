@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import engine
-from engine import patterns, selfplay, train
+from engine import patterns, selfplay, train, weights
 from engine.rulesets import DRAUGHTS_VARIANTS
 
 DRAUGHTS = ["international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers",
@@ -19,13 +19,13 @@ DRAUGHTS = ["international", "spanish", "checkers", "chapinas", "turkish", "goth
 @pytest.fixture(autouse=True)
 def restore_evaluations():
     """Each test leaves every variant's evaluation as it found it."""
-    before = {v: patterns.current(v) for v in DRAUGHTS}
+    before = {v: weights.current(v) for v in DRAUGHTS}
     yield
     for v, source in before.items():
-        if source == patterns.HAND_SET:
-            patterns.use_hand_set(v)
+        if source == weights.HAND_SET:
+            weights.use_hand_set(v)
         else:
-            patterns.load(source, v)
+            weights.load(source, v)
 
 
 def random_weights(variant, seed, spread=40.0):
@@ -37,10 +37,10 @@ def random_weights(variant, seed, spread=40.0):
     return w
 
 
-def install(variant, weights, tmp_path, name="w.npz", drawish=False, phase="pieces"):
+def install(variant, table, tmp_path, name="w.npz", drawish=False, phase="pieces"):
     path = tmp_path / name
-    patterns.save(path, variant, weights, drawish=drawish, phase=phase)
-    patterns.load(path, variant)
+    weights.save(path, variant, table, drawish=drawish, phase=phase)
+    weights.load(path, variant)
     return path
 
 
@@ -84,7 +84,7 @@ def plain_tempo(spec, pieces):
     return sum(spec.size - 1 - r if p == "w" else r for (_, r), p in pieces.items() if p in "wb")
 
 
-def plain_value(board, weights, drawish=False, tempo=False):
+def plain_value(board, table, drawish=False, tempo=False):
     """The evaluation computed square by square from the piece map (White's view, then the
     mover's), with the whole-board terms other than men and kings taken from the features and
     checked against a plain count where one is written here."""
@@ -104,8 +104,8 @@ def plain_value(board, weights, drawish=False, tempo=False):
         white = sum(3 ** k * {"w": 1, "b": 2}.get(pieces.get(sq), 0) for k, sq in enumerate(region))
         turned = [(size - 1 - f, size - 1 - r) for f, r in region]
         black = sum(3 ** k * {"b": 1, "w": 2}.get(pieces.get(sq), 0) for k, sq in enumerate(turned))
-        opening += weights[offset + white, 0] - weights[offset + black, 0]
-        ending += weights[offset + white, 1] - weights[offset + black, 1]
+        opening += table[offset + white, 0] - table[offset + black, 0]
+        ending += table[offset + white, 1] - table[offset + black, 1]
     # The king-square table: the playable squares in bit order, a Black king's square turned.
     order = sorted(g.coords)
     for (f, r), piece in pieces.items():
@@ -113,8 +113,8 @@ def plain_value(board, weights, drawish=False, tempo=False):
             sq = (f, r) if piece == "W" else (size - 1 - f, size - 1 - r)
             row = total + order.index(g.bit_at[sq])
             sign = 1 if piece == "W" else -1
-            opening += sign * weights[row, 0]
-            ending += sign * weights[row, 1]
+            opening += sign * table[row, 0]
+            ending += sign * table[row, 1]
     w, b, k, stm = bitboards(board)
     _, _, dense, _ = patterns.features(board.variant, [w], [b], [k], [stm])
     men = sum(p == "w" for p in pieces.values()) - sum(p == "b" for p in pieces.values())
@@ -122,7 +122,7 @@ def plain_value(board, weights, drawish=False, tempo=False):
     assert (dense[0, 0], dense[0, 1]) == (men, kings)
     assert dense[0, 6] == (1 if board.turn == engine.WHITE else -1)
     assert list(dense[0, 7:]) == plain_new_terms(board, pieces)
-    d = weights[total + len(order):]
+    d = table[total + len(order):]
     opening += float(dense[0] @ d[:, 0])
     ending += float(dense[0] @ d[:, 1])
     if tempo:
@@ -220,9 +220,9 @@ def test_layout_covers_the_board_with_regions_of_eight(variant):
 
 @pytest.mark.parametrize("variant", DRAUGHTS)
 def test_evaluation_equals_a_plain_recomputation(variant, tmp_path):
-    weights = random_weights(variant, 3)
-    path = install(variant, weights, tmp_path)
-    _, stored, _ = patterns.read(path)                      # what the engine uses: int16
+    table = random_weights(variant, 3)
+    path = install(variant, table, tmp_path)
+    _, stored, _ = weights.read(path)                      # what the engine uses: int16
     for board in random_boards(variant, 40, 11):
         if board.variant == "chapinas" or not board.legal_moves():
             continue
@@ -235,9 +235,9 @@ def test_evaluation_equals_a_plain_recomputation(variant, tmp_path):
 def test_tempo_phase_blends_by_the_rows_the_men_have_to_go(variant, tmp_path):
     """A file that asks for it blends opening and ending values by the men's tempo (Scan's
     phase): the engine equals the plain recomputation, and the start is all opening."""
-    weights = random_weights(variant, 5)
-    path = install(variant, weights, tmp_path, phase="tempo")
-    _, stored, meta = patterns.read(path)
+    table = random_weights(variant, 5)
+    path = install(variant, table, tmp_path, phase="tempo")
+    _, stored, meta = weights.read(path)
     assert meta["phase"] == "tempo"
     spec = DRAUGHTS_VARIANTS[variant]
     assert patterns.phase_start(variant, True) == {"international": 150 * 2, "checkers": 2 * 4 * (7 + 6 + 5),
@@ -251,17 +251,17 @@ def test_tempo_phase_blends_by_the_rows_the_men_have_to_go(variant, tmp_path):
         pieces = {spec.geometry.coords[spec.bit_of[str(n)]]: p[0]
                   for n, p in board.piece_map().items()}
         assert patterns.tempo(variant, [w], [b], [k])[0] == plain_tempo(spec, pieces)
-    with pytest.raises(patterns.WeightsError, match="phase must be one of"):
-        patterns.save(tmp_path / "bad.npz", variant, weights, phase="moon")
+    with pytest.raises(weights.WeightsError, match="phase must be one of"):
+        weights.save(tmp_path / "bad.npz", variant, table, phase="moon")
 
 
 def test_drawish_material_is_scaled_down(tmp_path):
     """A file that asks for it divides drawish values by 8 or 2, as the plain rule says, and
     the rule decides often enough on these endgames to be tested."""
     variant = "international"
-    weights = random_weights(variant, 4)
-    path = install(variant, weights, tmp_path, drawish=True)
-    _, stored, meta = patterns.read(path)
+    table = random_weights(variant, 4)
+    path = install(variant, table, tmp_path, drawish=True)
+    _, stored, meta = weights.read(path)
     assert meta["drawish"] is True
     divisors = set()
     fens = ["W:W12,K28,33:BK3,40", "B:W12,K28,33:BK3,40", "W:WK12,K28,33,45:BK3,K40,22",
@@ -277,8 +277,8 @@ def test_drawish_material_is_scaled_down(tmp_path):
         divisors.add(plain_drawish_divisor(pieces, plain))
         assert board.evaluate() == int(plain) or (board.evaluate() == 0 and abs(plain) < 1)
     assert divisors == {1, 2, 8}
-    patterns.load(install(variant, weights, tmp_path, "plain.npz"), variant)
-    assert not patterns.read(tmp_path / "plain.npz")[2]["drawish"]
+    weights.load(install(variant, table, tmp_path, "plain.npz"), variant)
+    assert not weights.read(tmp_path / "plain.npz")[2]["drawish"]
 
 
 @pytest.mark.parametrize("variant", DRAUGHTS)
@@ -410,10 +410,10 @@ def test_held_out_games_are_whole():
 def test_weights_file_round_trip_and_meta(tmp_path):
     w = random_weights("spanish", 1)
     path = tmp_path / "s.npz"
-    patterns.save(path, "spanish", w, info={"games": 3})
-    variant, stored, meta = patterns.read(path)
+    weights.save(path, "spanish", w, info={"games": 3})
+    variant, stored, meta = weights.read(path)
     assert variant == "spanish" and stored.dtype == np.int16
-    assert np.array_equal(stored, np.rint(w * patterns.SCALE).astype(np.int16))
+    assert np.array_equal(stored, np.rint(w * weights.SCALE).astype(np.int16))
     assert meta["info"] == {"games": 3} and meta["layout"] == patterns.layout_digest("spanish")
 
 
@@ -425,34 +425,34 @@ def test_files_of_earlier_layouts_load_with_the_newer_terms_at_zero(tmp_path, ol
     import hashlib
     import json
     assert not king_table
-    w = np.rint(random_weights("spanish", 2) * patterns.SCALE).astype(np.int16)
+    w = np.rint(random_weights("spanish", 2) * weights.SCALE).astype(np.int16)
     n_regions, n_kings = patterns.region_rows("spanish"), patterns.king_rows("spanish")
     old = np.ascontiguousarray(np.concatenate(
         [w[:n_regions], w[n_regions + n_kings:n_regions + n_kings + len(old_terms)]]))
     assert len(old) == patterns.layout_size("spanish", old_terms, king_table)
-    meta = {"format": patterns.FORMAT, "variant": "spanish", "scale": patterns.SCALE,
+    meta = {"format": weights.FORMAT, "variant": "spanish", "scale": weights.SCALE,
             "layout": patterns.layout_digest("spanish", old_terms, king_table),
             "dense_terms": list(old_terms),
             "sha256": hashlib.sha256(old.tobytes()).hexdigest(), "info": {}}
     path = tmp_path / "old.npz"
     np.savez_compressed(path, weights=old, meta=np.array(json.dumps(meta)))
-    _, stored, _ = patterns.read(path)
+    _, stored, _ = weights.read(path)
     assert stored.shape == (patterns.layout_size("spanish"), 2)
     padded = w.copy()
     padded[n_regions:n_regions + n_kings] = 0
     padded[n_regions + n_kings + len(old_terms):] = 0
     assert np.array_equal(stored, padded)
     same = tmp_path / "new.npz"
-    patterns.save(same, "spanish", padded)
+    weights.save(same, "spanish", padded)
     for board in random_boards("spanish", 10, 4):
-        patterns.load(path, "spanish")
+        weights.load(path, "spanish")
         before = board.evaluate()
-        patterns.load(same, "spanish")
+        weights.load(same, "spanish")
         assert board.evaluate() == before
     meta["layout"] = "0" * 16
     np.savez_compressed(path, weights=old, meta=np.array(json.dumps(meta)))
-    with pytest.raises(patterns.WeightsError, match="another layout"):
-        patterns.read(path)
+    with pytest.raises(weights.WeightsError, match="another layout"):
+        weights.read(path)
 
 
 def test_the_earlier_layouts_keep_their_digests():
@@ -464,7 +464,7 @@ def test_the_earlier_layouts_keep_their_digests():
     import hashlib
     assert patterns.layout_digest("international", patterns.DENSE_TERMS[:11], False) == \
         hashlib.sha256(text.encode()).hexdigest()[:16]
-    _, _, meta = patterns.read(patterns.shipped("international"))
+    _, _, meta = weights.read(weights.shipped("international"))
     assert meta["layout"] in {patterns.layout_digest("international", d, k)
                               for d, k in ((patterns.DENSE_TERMS, True), *patterns.EARLIER_LAYOUTS)}
 
@@ -472,13 +472,13 @@ def test_the_earlier_layouts_keep_their_digests():
 def test_bad_weights_files_are_refused_and_change_nothing(tmp_path):
     board = random_boards("international", 1, 4)[0]
     before = board.evaluate()
-    source = patterns.current("international")
+    source = weights.current("international")
     good = tmp_path / "good.npz"
-    patterns.save(good, "international", random_weights("international", 9))
+    weights.save(good, "international", random_weights("international", 9))
     with np.load(good) as data:
-        weights, meta = data["weights"], json.loads(str(data["meta"]))
+        table, meta = data["weights"], json.loads(str(data["meta"]))
 
-    def write(name, w=weights, **changes):
+    def write(name, w=table, **changes):
         path = tmp_path / name
         np.savez(path, weights=w, meta=np.array(json.dumps({**meta, **changes})))
         return path
@@ -488,9 +488,9 @@ def test_bad_weights_files_are_refused_and_change_nothing(tmp_path):
         write("format.npz", format=9): "weights of format 9",
         write("variant.npz", variant="chess"): "weights for 'chess'",
         write("layout.npz", layout="0123"): "made for another layout",
-        write("shape.npz", w=weights[:-1]): "expected int16 weights of shape",
-        write("dtype.npz", w=weights.astype(np.int32)): "expected int16 weights",
-        write("sum.npz", w=weights + np.int16(1)): "checksum mismatch",
+        write("shape.npz", w=table[:-1]): "expected int16 weights of shape",
+        write("dtype.npz", w=table.astype(np.int32)): "expected int16 weights",
+        write("sum.npz", w=table + np.int16(1)): "checksum mismatch",
     }
     truncated = tmp_path / "truncated.npz"
     truncated.write_bytes(good.read_bytes()[:300])
@@ -498,13 +498,13 @@ def test_bad_weights_files_are_refused_and_change_nothing(tmp_path):
     (tmp_path / "text.npz").write_text("hello")
     cases[tmp_path / "text.npz"] = "not a weights file"
     for path, message in cases.items():
-        with pytest.raises(patterns.WeightsError, match=message) as info:
-            patterns.load(path)
+        with pytest.raises(weights.WeightsError, match=message) as info:
+            weights.load(path)
         assert str(path) in str(info.value)
-        assert patterns.current("international") == source and board.evaluate() == before
-    with pytest.raises(patterns.WeightsError, match="weights for international, not checkers"):
-        patterns.load(good, "checkers")
-    with pytest.raises(patterns.WeightsError):
+        assert weights.current("international") == source and board.evaluate() == before
+    with pytest.raises(weights.WeightsError, match="weights for international, not checkers"):
+        weights.load(good, "checkers")
+    with pytest.raises(weights.WeightsError):
         engine.Engine(1, eval_file=tmp_path / "missing.npz")
 
 
@@ -513,16 +513,17 @@ def test_shipped_weights_are_the_default():
     the others play the hand-set evaluation."""
     import subprocess
     import sys
-    code = ("import engine; from engine import patterns; "
-            "print([patterns.current(v) for v in engine.patterns.draughts_variants()])")
+    code = ("import engine; from engine import weights; "
+            "print([weights.current(v) for v in weights.learned_variants()])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     fresh = eval(out.stdout)
-    for variant, source in zip(engine.patterns.draughts_variants(), fresh):
-        path = patterns.shipped(variant)
+    assert len(fresh) == len(weights.learned_variants()) > 15
+    for variant, source in zip(weights.learned_variants(), fresh):
+        path = weights.shipped(variant)
         if path is None:
-            assert source == patterns.HAND_SET
+            assert source == weights.HAND_SET
         else:
-            assert patterns.read(path)[0] == variant and source == str(path)
+            assert weights.read(path)[0] == variant and source == str(path)
 
 
 def test_uci_and_hub_load_weights(tmp_path):
@@ -530,21 +531,21 @@ def test_uci_and_hub_load_weights(tmp_path):
     from engine.hub import HubSession
     from engine.uci import UciSession
     path = tmp_path / "c.npz"
-    patterns.save(path, "checkers", random_weights("checkers", 2))
+    weights.save(path, "checkers", random_weights("checkers", 2))
     t = Transcript(UciSession)
     assert t.send(f"setoption name EvalFile value {path}") == [
         f"info string evaluation checkers: weights from {path}"]
-    assert patterns.current("checkers") == str(path)
+    assert weights.current("checkers") == str(path)
     assert t.send("setoption name EvalFile value nowhere.npz") == [
         "info string error nowhere.npz: no such weights file"]
-    assert patterns.current("checkers") == str(path)
+    assert weights.current("checkers") == str(path)
     t.send("setoption name UCI_Variant value checkers")
     assert t.send("setoption name EvalFile value <hand-set>") == [
         "info string evaluation checkers: the hand-set evaluation"]
-    assert patterns.current("checkers") == patterns.HAND_SET
+    assert weights.current("checkers") == weights.HAND_SET
     h = Transcript(HubSession)
     assert h.send(f"set-param name=eval-file value={path}") == []
-    assert patterns.current("checkers") == str(path)
+    assert weights.current("checkers") == str(path)
     assert h.send("set-param name=eval-file value=nowhere.npz") == [
         'error message="nowhere.npz: no such weights file"']
 
@@ -575,13 +576,13 @@ def test_rule_draws_are_left_out_of_training():
 def test_selfplay_and_train_end_to_end(tmp_path):
     out = tmp_path / "games"
     played, kept = selfplay.run("checkers", 32, out, nodes=150, workers=2, progress=False,
-                                eval_file=patterns.HAND_SET)
+                                eval_file=weights.HAND_SET)
     files = sorted(out.glob("checkers-*.npz"))
     assert played == 32 and len(files) == 2 and kept > 300
     first = files[0].read_bytes()
     assert selfplay.run("checkers", 32, out, nodes=150, workers=1, progress=False) == (0, 0)
     assert selfplay.run("checkers", 48, out, nodes=150, workers=1, progress=False,
-                        eval_file=patterns.HAND_SET)[0] == 16       # only the new batch
+                        eval_file=weights.HAND_SET)[0] == 16       # only the new batch
     assert files[0].read_bytes() == first                          # kept, not replayed
     data = selfplay.load([out], "checkers")
     assert len(np.unique(data["game"])) == 48
@@ -590,33 +591,33 @@ def test_selfplay_and_train_end_to_end(tmp_path):
     board = engine.Board("checkers")
     for w, b, k, stm in zip(data["white"][:50], data["black"][:50], data["kings"][:50], data["stm"][:50]):
         assert not (int(w) & int(b))                               # real positions
-    weights = tmp_path / "c.npz"
-    figures = train.fit("checkers", [out], str(weights), iterations=30, report=None)
+    fitted = tmp_path / "c.npz"
+    figures = train.fit("checkers", [out], str(fitted), iterations=30, report=None)
     kept = train.without_rule_draws("checkers", data)
     assert figures["games"] == 48 and figures["positions"] + figures["held_out"] == len(kept["stm"])
     assert len(data["stm"]) - len(kept["stm"]) < len(data["stm"]) // 5      # few lone-king draws
     assert figures["train_loss"] < figures["train_loss_material"]
-    engine.Engine(1, eval_file=weights)
-    assert patterns.current("checkers") == str(weights)
+    engine.Engine(1, eval_file=fitted)
+    assert weights.current("checkers") == str(fitted)
     assert engine.Engine(1).search(board, depth=4).best_move is not None
     # A warm start from that file: held to it by huge penalties, the fit gives it back; with
     # the usual ones it moves off it and fits this data at least as well.
-    _, first_fit, _ = patterns.read(weights)
+    _, first_fit, _ = weights.read(fitted)
     again = tmp_path / "again.npz"
     train.fit("checkers", [out], str(again), l2=1e3, prior_l2=1e3, phase_l2=0, iterations=30,
-              init=str(weights), report=None)
-    assert np.abs(patterns.read(again)[1].astype(int) - first_fit).max() <= 1
-    further = train.fit("checkers", [out], str(again), iterations=30, init=str(weights), report=None)
-    assert further["init"] == weights.name          # the file, not where it lay
+              init=str(fitted), report=None)
+    assert np.abs(weights.read(again)[1].astype(int) - first_fit).max() <= 1
+    further = train.fit("checkers", [out], str(again), iterations=30, init=str(fitted), report=None)
+    assert further["init"] == fitted.name          # the file, not where it lay
     assert further["train_loss"] <= figures["train_loss"] + 1e-3
-    assert not np.array_equal(patterns.read(again)[1], first_fit)
+    assert not np.array_equal(weights.read(again)[1], first_fit)
     with pytest.raises(engine.EngineError, match="not spanish"):
-        train.fit("spanish", [out], str(again), init=str(weights), report=None)
+        train.fit("spanish", [out], str(again), init=str(fitted), report=None)
 
 
 def test_selfplay_seed_varies_the_openings():
     def openings(seed):
-        data = selfplay.play_batch("checkers", 0, 4, 50, (4, 4), patterns.HAND_SET, seed)
+        data = selfplay.play_batch("checkers", 0, 4, 50, (4, 4), weights.HAND_SET, seed)
         first = np.flatnonzero(np.r_[True, np.diff(data["game"]) != 0])
         return [(int(data["white"][i]), int(data["black"][i])) for i in first]
     same = openings(0)
@@ -624,12 +625,20 @@ def test_selfplay_seed_varies_the_openings():
     assert openings(1) != same                  # another seed, other openings
 
 
-def test_selfplay_and_train_errors(tmp_path):
+def test_selfplay_and_train_errors(tmp_path, monkeypatch):
+    import dataclasses
+    from engine import games
     with pytest.raises(engine.EngineError, match="no self-play files of checkers"):
         train.fit("checkers", [tmp_path], str(tmp_path / "w.npz"), report=None)
+    # Every built-in game learns; a game without a learned evaluation (a plugin's) is refused.
+    monkeypatch.setitem(games.GAMES, "dipole", dataclasses.replace(games.GAMES["dipole"],
+                                                                   learned=False))
     with pytest.raises(engine.EngineError, match="has none yet"):
         selfplay.run("dipole", 1, tmp_path, progress=False)
+    with pytest.raises(engine.EngineError, match="has no learned evaluation"):
+        train.fit("dipole", [tmp_path], str(tmp_path / "w.npz"), report=None)
+    monkeypatch.undo()
     with pytest.raises(engine.EngineError, match="need 0 <= MIN <= MAX"):
         selfplay.run("checkers", 1, tmp_path, random_plies=(5, 2), progress=False)
-    with pytest.raises(patterns.WeightsError):
+    with pytest.raises(weights.WeightsError):
         selfplay.run("checkers", 1, tmp_path, eval_file=str(tmp_path / "none.npz"), progress=False)

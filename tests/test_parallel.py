@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine import EngineError, egdb, parallel, patterns, selfplay
+from engine import EngineError, egdb, parallel, selfplay, weights
 from engine.clients import EngineSpec, TimeControl
 from engine.match import Match
 
@@ -70,7 +70,7 @@ def test_ray_address_comes_from_the_option_or_the_environment(monkeypatch):
 
 
 def test_selfplay_on_ray_writes_the_same_files(tmp_path):
-    kwargs = dict(nodes=150, progress=False, eval_file=patterns.HAND_SET, seed=3)
+    kwargs = dict(nodes=150, progress=False, eval_file=weights.HAND_SET, seed=3)
     assert selfplay.run("checkers", 32, tmp_path / "local", workers=2, **kwargs) == \
         selfplay.run("checkers", 32, tmp_path / "ray", workers=2, ray="local", **kwargs)
     for name in ("checkers-000000.npz", "checkers-000001.npz"):

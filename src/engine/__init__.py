@@ -106,9 +106,9 @@ def divide(board, depth: int) -> dict[str, int]:
 
 
 # The learned evaluations that ship with the package replace the hand-set ones at import.
-from . import patterns as _patterns  # noqa: E402
+from . import weights as _weights  # noqa: E402
 
-_patterns.load_shipped()
+_weights.load_shipped()
 
 
 # Games of other packages register last, so that they can import anything above.

@@ -383,10 +383,6 @@ cdef class DraughtsBoard(GameBoard):
 
     # -- what the endgame tables and the evaluation read ---------------------------------------
 
-    def _native_position(self) -> bytes:
-        """The C position as bytes (for the endgame tables, which read it directly)."""
-        return (<char*>&self.pos)[:sizeof(Pos)]
-
     def evaluate(self) -> int:
         """The static evaluation for the side to move, in centi-men (a man is 100)."""
         return evaluate(self.R, &self.pos)

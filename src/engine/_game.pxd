@@ -26,6 +26,42 @@ cdef enum:
 cdef enum:
     END_NONE = 1 << 30
 
+# The learned linear evaluation of the games without board regions (Dipole, Superajedrez,
+# Super Dimensiones; docs/learning.md). A family lists a position's features as (row, count)
+# pairs, counts from White's (player 1's) view: its own pieces count +1, the other side's -1.
+# The value is the sum of each row's weight times its count, an opening and an ending weight
+# blended by the phase. The family's code that lists the features serves both the search and
+# training (linear.py), so the two never disagree.
+cdef enum:
+    LINEAR_SCALE = 16        # stored weight = centi-units x LINEAR_SCALE
+    LINEAR_MAX_FEATURES = 256
+
+ctypedef struct Feature:
+    int row
+    int count
+
+ctypedef struct LinearEval:
+    int rows                 # 0: no learned weights, the hand-set evaluation plays
+    int phase_max            # the phase at the start (opening weights only)
+    int* weights             # rows x 2: opening, ending
+
+
+cdef inline int linear_value(const LinearEval* L, const Feature* f, int n, int phase) noexcept nogil:
+    """White's value in centi-units of the listed features at `phase` (0 ending .. phase_max);
+    truncated towards zero, so that the mirrored position's value is exactly the negation."""
+    cdef long long opening = 0, ending = 0
+    cdef int i
+    if phase > L.phase_max:
+        phase = L.phase_max
+    for i in range(n):
+        opening += <long long>L.weights[2 * f[i].row] * f[i].count
+        ending += <long long>L.weights[2 * f[i].row + 1] * f[i].count
+    cdef long long total = opening * phase + ending * (L.phase_max - phase)
+    cdef long long unit = <long long>L.phase_max * LINEAR_SCALE
+    # Written out so that the result does not depend on the module's cdivision directive.
+    return <int>(total // unit) if total >= 0 else -<int>((-total) // unit)
+
+
 ctypedef struct SMove:
     uint8_t bytes[16]
 
@@ -83,6 +119,11 @@ ctypedef struct GameOps:
     # ends there by repetition (`repeated`), else END_NONE. NULL elsewhere: rule_end and
     # draw_result decide. Scores from it stay well inside the mate range.
     int (*end_score)(const void* ctx, const void* pos, int repeated) noexcept nogil
+    # Games with a learned linear evaluation (Dipole, Superajedrez, Super Dimensiones): the
+    # features of a position (White's view; returns how many, at most LINEAR_MAX_FEATURES, and
+    # sets the phase) and the weights the family's evaluate reads once loaded; NULL elsewhere.
+    int (*features)(const void* ctx, const void* pos, Feature* out, int* phase) noexcept nogil
+    LinearEval* learned
 
 
 cdef class GameBoard:
@@ -125,3 +166,4 @@ cdef class ProbeSource:
     cdef ProbeFn probe_fn
     cdef const void* probe_ctx
     cdef readonly object variant
+

@@ -5,6 +5,8 @@ them back, repetitions, copies, and a perft over GameOps that any game gets for 
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy
 
+import numpy as np
+
 from .errors import IllegalMoveError, PerftStopped
 
 
@@ -179,6 +181,97 @@ cdef class GameBoard:
             if self.ops.same_move(self._move_data(mv), m):
                 return mv
         return None
+
+    # -- the learned linear evaluation (linear.py) ------------------------------------------
+    # The weights belong to the variant: loading them changes every board and search of it.
+
+    def _native_position(self) -> bytes:
+        """The C position as bytes (endgame tables and self-play files read it directly)."""
+        return (<char*>self.position)[:self.ops.pos_size]
+
+    def _has_linear(self) -> bool:
+        return self.ops.features != NULL and self.ops.learned != NULL
+
+    def _linear_active(self) -> bool:
+        """Whether the variant's search uses learned weights (else its hand-set evaluation)."""
+        return self._has_linear() and self.ops.learned.rows > 0
+
+    def _set_linear(self, weights):
+        """Make the variant's evaluation the learned one with these weights (int16, rows x 2,
+        in 1/LINEAR_SCALE centi-units), checked against the layout by linear.py."""
+        if not self._has_linear():
+            raise ValueError("this game has no learned linear evaluation")
+        cdef const short[:, ::1] w = np.ascontiguousarray(weights, dtype=np.int16)
+        if w.shape[1] != 2 or w.shape[0] < 1:
+            raise ValueError(f"weights must have shape (rows, 2), not {tuple(weights.shape)}")
+        cdef int* table = <int*>malloc(w.shape[0] * 2 * sizeof(int))
+        if not table:
+            raise MemoryError()
+        cdef Py_ssize_t i
+        for i in range(w.shape[0]):
+            table[2 * i] = w[i, 0]
+            table[2 * i + 1] = w[i, 1]
+        cdef LinearEval* L = self.ops.learned
+        cdef int* old = L.weights
+        L.rows = 0                               # the evaluation never sees a half-made table
+        L.weights = table
+        L.rows = w.shape[0]
+        free(old)
+
+    def _clear_linear(self):
+        """Back to the variant's hand-set evaluation."""
+        if not self._has_linear():
+            return
+        cdef LinearEval* L = self.ops.learned
+        cdef int* old = L.weights
+        L.rows = 0
+        L.weights = NULL
+        free(old)
+
+    def _linear_phase_max(self) -> int:
+        return self.ops.learned.phase_max if self._has_linear() else 0
+
+    def _linear_features(self, positions):
+        """The features of positions given as their native bytes (uint8 array [N, pos_size]),
+        as the search lists them: (row of the position, feature row, count) arrays of the
+        non-zero counts, and the phase of every position."""
+        if not self._has_linear():
+            raise ValueError("this game has no learned linear evaluation")
+        cdef const unsigned char[:, ::1] data = np.ascontiguousarray(positions, dtype=np.uint8)
+        if data.shape[0] and data.shape[1] != self.ops.pos_size:
+            raise ValueError(f"positions of {data.shape[1]} bytes, this game's are "
+                             f"{self.ops.pos_size}")
+        cdef Py_ssize_t count = data.shape[0], i, used = 0, cap = 1 << 16
+        cdef Feature buffer[LINEAR_MAX_FEATURES]
+        cdef int n, k, ph
+        phase = np.zeros(count, dtype=np.int32)
+        which = np.zeros(cap, dtype=np.int64)
+        rows = np.zeros(cap, dtype=np.int32)
+        counts = np.zeros(cap, dtype=np.int32)
+        cdef int[::1] phase_view = phase
+        cdef long long[::1] which_view = which
+        cdef int[::1] rows_view = rows, counts_view = counts
+        cdef void* pos = malloc(POS_MAX)
+        if not pos:
+            raise MemoryError()
+        try:
+            for i in range(count):
+                memcpy(pos, &data[i, 0], self.ops.pos_size)     # aligned, as the search's are
+                n = self.ops.features(self.ops.ctx, pos, buffer, &ph)
+                phase_view[i] = ph
+                if used + n > cap:
+                    cap = 2 * (used + n)
+                    which, rows, counts = (np.resize(a, cap) for a in (which, rows, counts))
+                    which_view, rows_view, counts_view = which, rows, counts
+                for k in range(n):
+                    if buffer[k].count:
+                        which_view[used] = i
+                        rows_view[used] = buffer[k].row
+                        counts_view[used] = buffer[k].count
+                        used += 1
+        finally:
+            free(pos)
+        return which[:used].copy(), rows[:used].astype(np.int64), counts[:used].astype(np.float64), phase
 
     def _repr_svg_(self):
         """The position as an SVG picture (engine.svg.board): notebooks draw the board."""

@@ -739,7 +739,7 @@ cdef class Engine:
 
     ``search(board, ...)`` returns a SearchResult; ``stop()`` (from another thread) ends a running
     search at once with the best move found so far; ``new_game()`` clears what was learnt.
-    ``eval_file``: a learned evaluation's weights file (patterns.py) to load first; weights
+    ``eval_file``: a learned evaluation's weights file (weights.py) to load first; weights
     belong to a variant, not to one Engine, so every search of that variant uses them."""
 
     cdef Search* S
@@ -761,8 +761,8 @@ cdef class Engine:
                  early_reductions=False, qs_promotions=False, eval_file=None, threads=1):
         self._lock = _threading.Lock()
         if eval_file is not None:
-            from . import patterns
-            patterns.load(eval_file)
+            from . import weights
+            weights.load(eval_file)
         self.resize(hash_mb)
         self.reductions = reductions
         self.null_move = null_move

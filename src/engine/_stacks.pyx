@@ -17,7 +17,8 @@ import numpy as np
 
 from ._bitboard cimport u64, bb_popcount, bb_lsb, splitmix64
 from ._game cimport (GameBoard, GameOps, ProbeSource, SMove, RULE_NONE, RULE_DRAW, RULE_LOSS, RULE_WIN,
-                     SEARCH_MAX_MOVES, UNDO_MAX, POS_MAX)
+                     SEARCH_MAX_MOVES, UNDO_MAX, POS_MAX, Feature, LinearEval, LINEAR_MAX_FEATURES,
+                     linear_value)
 
 from .errors import IllegalMoveError, InvalidFenError, PerftStopped, UnknownVariantError
 from .geometry import algebraic, build_geometry
@@ -49,6 +50,8 @@ ctypedef struct Rules:
     uint8_t dest[NSD][64][MAXH + 1]         # target bit, OFF or BAD
     int forward[2][NSD]                     # 1 if the direction is forward for the side
     int advance[2][64]                      # rows from the side's own first row
+    int seen[2][64]                         # the square as the side sees the board (0..nsq-1)
+    LinearEval* learned                     # the learned evaluation's weights (rows 0: none)
     int w_checker
     int w_advance
     int w_attacked
@@ -74,6 +77,7 @@ ctypedef struct Undo:
 
 cdef Rules RULES[MAX_STACK_VARIANTS]
 cdef GameOps OPS[MAX_STACK_VARIANTS]
+cdef LinearEval LEARNED[MAX_STACK_VARIANTS]
 cdef u64 ZS[2][64][MAXH + 1]
 cdef u64 ZS_SIDE
 
@@ -287,9 +291,14 @@ cdef int _register(spec) except -1:
         # Forward: rank grows for White, shrinks for Black; diagonals and straight ahead.
         R.forward[0][d] = 1 if DR[d] == 1 else 0
         R.forward[1][d] = 1 if DR[d] == -1 else 0
+    order = {b: i for i, b in enumerate(sorted(g.coords))}
     for b, (f, r) in g.coords.items():
         R.advance[0][b] = r
         R.advance[1][b] = spec.size - 1 - r
+        R.seen[0][b] = order[b]
+        R.seen[1][b] = order[g.bit_at[(spec.size - 1 - f, spec.size - 1 - r)]]
+    R.learned = &LEARNED[vid]
+    LEARNED[vid].phase_max = 2 * spec.checkers
     w = STACK_WEIGHTS[spec.name]
     R.w_checker = w["checker"]
     R.w_advance = w["advance"]

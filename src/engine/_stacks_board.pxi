@@ -217,13 +217,15 @@ cdef class StackBoard(GameBoard):
 
     # -- what the endgame tables and the evaluation read ---------------------------------------
 
-    def _native_position(self) -> bytes:
-        """The C position as bytes (for the endgame tables, which read it directly)."""
-        return (<char*>&self.pos)[:sizeof(Pos)]
-
     def evaluate(self) -> int:
         """The static evaluation for the side to move, in hundredths of a checker."""
         return evaluate(self.R, &self.pos)
+
+    def _linear_layout(self) -> list:
+        return linear_layout(self.vid)
+
+    def _linear_prior(self):
+        return linear_prior(self.vid)
 
     # -- state ------------------------------------------------------------------------------
 

@@ -31,6 +31,10 @@ cdef int _op_evaluate(const void* ctx, const void* pos) noexcept nogil:
     return evaluate(<const Rules*>ctx, <const Pos*>pos)
 
 
+cdef int _op_features(const void* ctx, const void* pos, Feature* out, int* phase) noexcept nogil:
+    return features(<const Rules*>ctx, <const Pos*>pos, out, phase)
+
+
 cdef int _op_rule_end(const void* ctx, const void* pos) noexcept nogil:
     return rule_end(<const Rules*>ctx, <const Pos*>pos)
 
@@ -88,6 +92,8 @@ cdef void _fill_ops(int vid):
     o.wide = 0
     o.player = NULL                      # strict alternation
     o.end_score = NULL
+    o.features = _op_features
+    o.learned = RULES[vid].learned
 
 
 assert sizeof(Move) == sizeof(SMove) and sizeof(Undo) <= UNDO_MAX and sizeof(Pos) <= POS_MAX

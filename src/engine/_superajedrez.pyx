@@ -15,7 +15,10 @@ from libc.string cimport memset
 
 from ._bitboard cimport u64, bb_popcount, bb_lsb, splitmix64
 from ._game cimport (GameBoard, GameOps, SMove, RULE_NONE, RULE_DRAW, RULE_LOSS, RULE_WIN,
-                     SEARCH_MAX_MOVES, UNDO_MAX, POS_MAX)
+                     SEARCH_MAX_MOVES, UNDO_MAX, POS_MAX,
+                     Feature, LinearEval, LINEAR_MAX_FEATURES, linear_value)
+
+import numpy as np
 
 from .errors import IllegalMoveError, InvalidFenError, PerftStopped, UnknownVariantError
 from .types import Color, Outcome, Termination
@@ -126,6 +129,7 @@ cdef u64 ZEP[64]
 cdef u64 ZSIDE
 cdef CEval EV
 cdef GameOps OPS
+cdef LinearEval LEARNED        # the learned evaluation's weights (rows 0: the hand-set one plays)
 
 cdef int ROOK_DF[4]
 cdef int ROOK_DR[4]
@@ -791,6 +795,7 @@ include "_superajedrez_ops.pxi"
 
 _load_weights()
 _fill_ops()
+LEARNED.phase_max = PHASE_MAX
 
 
 include "_superajedrez_board.pxi"

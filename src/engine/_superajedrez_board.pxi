@@ -301,6 +301,12 @@ cdef class SuperajedrezBoard(GameBoard):
         """The static evaluation for the side to move, in centipawns."""
         return evaluate(&self.pos)
 
+    def _linear_layout(self) -> list:
+        return linear_layout()
+
+    def _linear_prior(self):
+        return linear_prior()
+
     # -- state ------------------------------------------------------------------------------
 
     @property

@@ -37,6 +37,10 @@ cdef int _op_evaluate(const void* ctx, const void* pos) noexcept nogil:
     return evaluate(<const Pos*>pos)
 
 
+cdef int _op_features(const void* ctx, const void* pos, Feature* out, int* phase) noexcept nogil:
+    return features(<const Pos*>pos, out, phase)
+
+
 cdef int _op_rule_end(const void* ctx, const void* pos) noexcept nogil:
     return rule_end(<const Pos*>pos)
 
@@ -144,6 +148,8 @@ cdef void _fill_ops():
     o.wide = 1
     o.player = NULL
     o.end_score = NULL
+    o.features = _op_features
+    o.learned = &LEARNED
 
 
 assert sizeof(Move) == sizeof(SMove) and sizeof(Undo) <= UNDO_MAX and sizeof(Pos) <= POS_MAX

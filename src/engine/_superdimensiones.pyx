@@ -26,7 +26,10 @@ from libc.string cimport memset, memcpy
 
 from ._bitboard cimport u64, bb_popcount, bb_lsb, splitmix64
 from ._game cimport (GameBoard, GameOps, SMove, RULE_NONE, RULE_DRAW, END_NONE,
-                     SEARCH_MAX_MOVES, UNDO_MAX, POS_MAX)
+                     SEARCH_MAX_MOVES, UNDO_MAX, POS_MAX, Feature, LinearEval, LINEAR_MAX_FEATURES,
+                     linear_value)
+
+import numpy as np
 
 from .errors import IllegalMoveError, InvalidFenError, PerftStopped, UnknownVariantError
 from .types import Color, Outcome, Termination
@@ -91,6 +94,7 @@ ctypedef struct Rules:
     int w_queen
     int w_advance
     int w_mobility
+    LinearEval* learned                 # the learned evaluation (shared by the 32 rule sets)
 
 ctypedef struct Pos:
     u64 team[4]
@@ -138,6 +142,7 @@ ctypedef struct CapSearch:
 
 cdef Rules RULES[N_CARD_SETS]
 cdef GameOps OPS[N_CARD_SETS]
+cdef LinearEval LEARNED
 cdef u64 Z_PIECE[4][2][NSQ]
 cdef u64 Z_TURN[4]
 cdef u64 Z_HUFF[NSQ]
@@ -754,11 +759,13 @@ cdef void _fill_rules(int cards):
     R.w_queen = w["queen"]
     R.w_advance = w["advance"]
     R.w_mobility = w["mobility"]
+    R.learned = &LEARNED
     _fill_ops(cards)
 
 
 for _cards in range(N_CARD_SETS):
     _fill_rules(_cards)
+LEARNED.phase_max = PHASE_MAX
 
 
 include "_superdimensiones_board.pxi"

@@ -473,6 +473,12 @@ cdef class SuperDimensionesBoard(GameBoard):
         ±1000 when it has ended, else its evaluation within ±750."""
         return evaluate(self.R, &self.pos)
 
+    def _linear_layout(self) -> list:
+        return linear_layout()
+
+    def _linear_prior(self):
+        return linear_prior()
+
     # -- state ------------------------------------------------------------------------------
 
     @property

@@ -30,6 +30,10 @@ cdef int _op_evaluate(const void* ctx, const void* pos) noexcept nogil:
     return evaluate(<const Rules*>ctx, <const Pos*>pos)
 
 
+cdef int _op_features(const void* ctx, const void* pos, Feature* out, int* phase) noexcept nogil:
+    return features(<const Rules*>ctx, <const Pos*>pos, out, phase)
+
+
 cdef int _op_rule_end(const void* ctx, const void* pos) noexcept nogil:
     return RULE_NONE                 # the game's ends are scored by _op_end_score
 
@@ -103,6 +107,8 @@ cdef void _fill_ops(int cards):
     o.wide = 0
     o.player = _op_player
     o.end_score = _op_end_score
+    o.features = _op_features
+    o.learned = RULES[cards].learned
 
 
 assert sizeof(Move) == sizeof(SMove) and sizeof(Pos) <= UNDO_MAX and sizeof(Pos) <= POS_MAX

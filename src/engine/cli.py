@@ -398,8 +398,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("selfplay", help="self-play games for training",
                        description="The engine plays itself from random openings (a few random "
-                       "plies), a fixed number of nodes a move, in several processes, with a "
-                       "progress bar. Every quiet position (no capture for the side to move) is "
+                       "plies; Super Dimensiones from a random card set), a fixed number of nodes "
+                       "a move, in several processes, with a progress bar. Every quiet position "
+                       "(draughts: no capture for the side to move; the other games: the move "
+                       "played takes nothing, no check) is "
                        "kept with the game's result and the search's score, in compressed numpy "
                        "files of 16 games each (DIR/VARIANT-NNNNNN.npz). Batches have fixed "
                        "seeds and are skipped when present: an interrupted run continues, and a "
@@ -428,9 +430,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_selfplay)
 
     p = sub.add_parser("train", help="fit the learned evaluation",
-                       description="Fit the learned evaluation (board regions of 8 squares, "
-                       "a king-square table, whole-board terms, opening and ending weights; "
-                       "docs/learning.md) to "
+                       description="Fit the learned evaluation (draughts: board regions of 8 "
+                       "squares, a king-square table, whole-board terms; Dipole, Superajedrez, "
+                       "Super Dimensiones: piece-square tables and the hand-set terms; every "
+                       "weight with an opening and an ending value; docs/learning.md) to "
                        "self-play positions by logistic regression of the game results, with an "
                        "L2 penalty, holding out whole games to report the validation loss. "
                        "Writes a weights file that Engine(eval_file=...), the UCI EvalFile "
@@ -445,11 +448,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="weight of the search score in the target, 0 (results only) to 1 "
                    "(default 0.5)")
     p.add_argument("--l2", type=float, default=1e-4,
-                   help="L2 penalty of the region weights (default 1e-4)")
+                   help="L2 penalty of the region weights; in the other games, of every "
+                   "weight's distance from the hand-set value (default 1e-4)")
     p.add_argument("--phase-l2", type=float, default=1e-3,
                    help="L2 penalty of the difference between opening and ending values (1e-3)")
     p.add_argument("--prior-l2", type=float, default=1e-2,
-                   help="L2 penalty pulling the whole-board terms to the hand-set values (1e-2)")
+                   help="L2 penalty pulling the whole-board terms to the hand-set values "
+                   "(draughts only; 1e-2)")
     p.add_argument("--holdout", type=float, default=0.1,
                    help="share of the games held out for validation (default 0.1)")
     p.add_argument("--iterations", type=int, default=300, help="L-BFGS iterations at most")
@@ -460,11 +465,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--drawish", action=argparse.BooleanOptionalAction, default=None,
                    help="scale drawish material down (three pieces or fewer against a king; "
                    "kings equal and men within one), in the fit and in the file's evaluation "
-                   "(default: on for International only)")
+                   "(draughts only; default: on for International only)")
     p.add_argument("--phase", choices=("pieces", "tempo"), default="pieces",
                    help="what blends each weight's opening and ending value: the pieces on the "
                    "board, or the men's tempo (the rows they still have to go, as Scan's "
-                   "evaluation does); written in the file (default: pieces)")
+                   "evaluation does); written in the file (draughts only; default: pieces)")
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("egdb", help="build, describe or verify endgame tables",

@@ -22,8 +22,9 @@ from ._game import game_perft, game_stop_perft
 from ._stacks import StackBoard, StackTableSet, stack_variants, stacks_perft, stacks_stop_perft
 from ._superajedrez import (SuperajedrezBoard, superajedrez_perft, superajedrez_stop_perft,
                             superajedrez_variants)
-from ._superdimensiones import (SuperDimensionesBoard, superdimensiones_perft,
-                                superdimensiones_stop_perft, superdimensiones_variants)
+from ._superdimensiones import (SuperDimensionesBoard, card_sets, start_fen,
+                                superdimensiones_perft, superdimensiones_stop_perft,
+                                superdimensiones_variants)
 from .errors import UnknownVariantError
 from .rulesets import DRAUGHTS_VARIANTS
 
@@ -43,7 +44,12 @@ class Game:
     # The native table set of the game's endgame tables (variant name → a ProbeSource that also
     # answers egdb's questions about its slices), or None where no tables can be built.
     table_set: Any = None
-    learned: bool = False              # a learned evaluation: self-play and training
+    # A learned evaluation (weights.py: the draughts family's board regions, or the linear
+    # model over the features the board's GameOps lists): self-play and training.
+    learned: bool = False
+    # Where a game has several starts (Super Dimensiones: one per card set), one drawn for a
+    # self-play game or an evaluation match (rng -> FEN); None: the start position.
+    random_start: Optional[Callable[[Any], str]] = None
     opening_check_depth: int = 6       # the search that checks random openings for balance
 
     @property
@@ -104,14 +110,15 @@ for _name in draughts_variants():
                   table_set=DraughtsTableSet if _rules.has_tables else None, learned=True))
 for _name in stack_variants():
     register(Game(_name, "stacks", StackBoard, stacks_perft, stacks_stop_perft,
-                  table_set=StackTableSet))
+                  table_set=StackTableSet, learned=True))
 for _name in superajedrez_variants():
     # Some 200 moves a position, nearly all placements: a shallower balance check.
     register(Game(_name, "superajedrez", SuperajedrezBoard, superajedrez_perft,
-                  superajedrez_stop_perft, record="PGN", opening_check_depth=4))
+                  superajedrez_stop_perft, record="PGN", opening_check_depth=4, learned=True))
 for _name in superdimensiones_variants():
     register(Game(_name, "superdimensiones", SuperDimensionesBoard, superdimensiones_perft,
-                  superdimensiones_stop_perft))
+                  superdimensiones_stop_perft, learned=True,
+                  random_start=lambda rng: start_fen(rng.choice(card_sets()))))
 
 
 # Games from other packages: each entry point of the group names a module whose import registers

@@ -1,4 +1,4 @@
-"""The learned evaluation of the draughts family: its layout, and its weights files.
+"""The learned evaluation of the draughts family: its layout, and what its weights files say.
 
 The board is covered by overlapping regions of 8 playable squares: windows of 4 files x 4 ranks
 on the boards that use half their squares (International, Spanish, checkers, Chapinas), 4 files
@@ -12,33 +12,26 @@ whole-board terms (``DENSE_TERMS``, White minus Black). Every weight has an open
 ending value, blended by the number of pieces on the board or, where the file asks for it
 (``meta.phase``), by the men's tempo (the rows they still have to go, as Scan's phase). A file
 may also ask for drawish material to be scaled down (``drawish_divisors``). The native code
-(``_draughts_eval.pxi``) evaluates it in the search; ``features()`` and ``king_features()`` give training the very
-values that code uses.
+(``_draughts_eval.pxi``) evaluates it in the search; ``features()`` and ``king_features()`` give
+training the very values that code uses.
 
-A weights file is a numpy ``.npz`` archive: ``weights`` (int16, shape (n, 2), in 1/16
-centi-men), and ``meta`` (JSON: format, variant, the layout's digest, the weights' SHA-256,
-whether drawish material is scaled, and how they were made). ``load(path)`` checks all of it
-before anything changes; a bad file raises ``WeightsError`` naming it and the variant keeps the
-evaluation it had. Files of earlier layouts (no king-square table, fewer whole-board terms) load
-with what they lack at zero, and evaluate exactly as they did.
+Its weights files (weights.py) add to the common fields the whole-board terms' names, whether
+drawish material is scaled (``drawish``) and what blends the phases (``phase``). Files of earlier
+layouts (no king-square table, fewer whole-board terms) load with what they lack at zero, and
+evaluate exactly as they did.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from importlib import resources
-from pathlib import Path
 
 import numpy as np
 
-from ._draughts import (_clear_patterns, _pattern_features, _set_patterns, draughts_variant_id,
-                        draughts_variants)
-from .errors import EngineError
+from ._draughts import _clear_patterns, _pattern_features, _set_patterns, draughts_variant_id
 from .rulesets import DRAUGHTS_VARIANTS
+from .weights import WeightsError
 
-FORMAT = 1
-SCALE = 16                      # stored weight = centi-men x SCALE
 DENSE_TERMS = ("men", "kings", "king_mobility", "runner_1", "runner_2", "runner_3",
                "side_to_move", "balance", "first_king", "king_long_diagonal", "capture_threat",
                "king_exposed_mobility")
@@ -48,12 +41,6 @@ EARLIER_LAYOUTS = ((DENSE_TERMS[:7], False), (DENSE_TERMS[:11], False))
 # Variants whose fits scale drawish material down by default (train --drawish): flying-king
 # endgames on 10x10, where three pieces rarely beat a king (the rule Scan's evaluation uses).
 DRAWISH_BY_DEFAULT = frozenset({"international"})
-HAND_SET = "<hand-set>"         # the name that selects the hand-set evaluation (EvalFile option)
-SHIPPED = "<shipped>"           # the name that selects the weights shipped with the package
-
-
-class WeightsError(EngineError):
-    """A weights file that is missing, unreadable, damaged or made for another layout."""
 
 
 def regions(variant: str) -> tuple[list[list[int]], list[list[int]]]:
@@ -193,72 +180,42 @@ def drawish_divisors(white, black, kings) -> tuple[np.ndarray, np.ndarray]:
     return white_ahead, black_ahead
 
 
-# -- files ----------------------------------------------------------------------------------------
+# -- files (weights.py) ----------------------------------------------------------------------
 
 PHASES = ("pieces", "tempo")     # what blends opening and ending values (meta.phase)
 
 
-def save(path, variant: str, weights: np.ndarray, info: dict | None = None,
-         drawish: bool = False, phase: str = "pieces") -> None:
-    """Write a weights file (weights: centi-men as floats or already-scaled int16); `drawish`:
-    the evaluation scales drawish material down (it was fitted that way); `phase`: what blends
+def file_meta(path, variant: str, drawish: bool = False, phase: str = "pieces") -> dict:
+    """What a weights file of this kind says besides the common fields: `drawish`, the
+    evaluation scales drawish material down (it was fitted that way); `phase`, what blends
     opening and ending values, the pieces on the board or the men's tempo."""
     if phase not in PHASES:
         raise WeightsError(f"{path}: phase must be one of {', '.join(PHASES)}, not {phase!r}")
-    if weights.dtype != np.int16:
-        weights = np.clip(np.rint(np.asarray(weights, dtype=np.float64) * SCALE), -32767, 32767)
-        weights = weights.astype(np.int16)
-    weights = np.ascontiguousarray(weights)
-    if weights.shape != (layout_size(variant), 2):
-        raise WeightsError(f"{path}: expected {layout_size(variant)} x 2 weights for {variant}, "
-                           f"not {weights.shape}")
-    meta = {"format": FORMAT, "variant": variant, "layout": layout_digest(variant),
-            "scale": SCALE, "dense_terms": list(DENSE_TERMS), "drawish": bool(drawish),
-            "phase": phase,
-            "sha256": hashlib.sha256(weights.tobytes()).hexdigest(), "info": info or {}}
-    tmp = Path(str(path) + ".tmp.npz")
-    np.savez_compressed(tmp, weights=weights, meta=np.array(json.dumps(meta)))
-    tmp.replace(path)
+    return {"layout": layout_digest(variant), "dense_terms": list(DENSE_TERMS),
+            "drawish": bool(drawish), "phase": phase}
 
 
-def read(path) -> tuple[str, np.ndarray, dict]:
-    """(variant, int16 weights, meta) of a weights file, every field checked."""
-    path = Path(path)
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            weights = data["weights"]
-            meta = json.loads(str(data["meta"]))
-    except FileNotFoundError:
-        raise WeightsError(f"{path}: no such weights file") from None
-    except Exception as exc:      # numpy raises many kinds for a malformed file
-        raise WeightsError(f"{path}: not a weights file ({exc})") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise WeightsError(f"{path}: weights of format {meta.get('format') if isinstance(meta, dict) else '?'}, "
-                           f"expected {FORMAT}")
-    variant = meta.get("variant")
-    if variant not in draughts_variants():
-        raise WeightsError(f"{path}: weights for {variant!r}, which has no learned evaluation")
+def file_layout(path, variant: str, meta: dict) -> tuple[tuple, int]:
+    """The layout a file was made for (today's or an earlier one) and its number of rows."""
     layout = next(((d, kt) for d, kt in ((DENSE_TERMS, True), *EARLIER_LAYOUTS)
                    if meta.get("layout") == layout_digest(variant, d, kt)), None)
     if layout is None:
         raise WeightsError(f"{path}: made for another layout of {variant}'s evaluation "
                            f"({meta.get('layout')}, this engine has {layout_digest(variant)})")
-    size = layout_size(variant, *layout)
-    if weights.dtype != np.int16 or weights.shape != (size, 2):
-        raise WeightsError(f"{path}: expected int16 weights of shape ({size}, 2), "
-                           f"not {weights.dtype} {weights.shape}")
-    if hashlib.sha256(np.ascontiguousarray(weights).tobytes()).hexdigest() != meta.get("sha256"):
-        raise WeightsError(f"{path}: checksum mismatch (the file is damaged)")
+    return layout, layout_size(variant, *layout)
+
+
+def check_meta(path, meta: dict) -> None:
     if not isinstance(meta.get("drawish", False), bool):
         raise WeightsError(f"{path}: 'drawish' must be true or false")
     if meta.get("phase", "pieces") not in PHASES:
         raise WeightsError(f"{path}: 'phase' must be one of {', '.join(PHASES)}, "
                            f"not {meta.get('phase')!r}")
-    return variant, _upgraded(variant, weights, *layout), meta
 
 
-def _upgraded(variant: str, weights: np.ndarray, dense: tuple, king_table: bool) -> np.ndarray:
+def upgraded(variant: str, weights: np.ndarray, layout: tuple) -> np.ndarray:
     """Weights of an earlier layout in today's: a zero king table, the newer terms at zero."""
+    dense, king_table = layout
     if (dense, king_table) == (DENSE_TERMS, True):
         return np.ascontiguousarray(weights)
     n = region_rows(variant)
@@ -269,48 +226,15 @@ def _upgraded(variant: str, weights: np.ndarray, dense: tuple, king_table: bool)
     return np.ascontiguousarray(np.concatenate([weights[:n], table, terms, padding]))
 
 
-_LOADED: dict[str, str] = {}     # variant -> the file its evaluation came from
-
-
-def load(path, variant: str | None = None) -> str:
-    """Make every search of the file's variant use its weights; returns the variant. With
-    ``variant``, the file must be for it. On any error nothing changes."""
-    found, weights, meta = read(path)
-    if variant is not None and found != variant:
-        raise WeightsError(f"{path}: weights for {found}, not {variant}")
-    own, turned = regions(found)
+def install(variant: str, weights: np.ndarray, meta: dict) -> None:
+    """Make the native evaluation of the variant use these (checked) weights."""
+    own, turned = regions(variant)
     by_tempo = meta.get("phase", "pieces") == "tempo"
-    _set_patterns(draughts_variant_id(found), own, turned, list(king_squares(found)),
-                  king_rows(found), weights, phase_start(found, by_tempo),
+    _set_patterns(draughts_variant_id(variant), own, turned, list(king_squares(variant)),
+                  king_rows(variant), weights, phase_start(variant, by_tempo),
                   meta.get("drawish", False), by_tempo)
-    _LOADED[found] = str(path)
-    return found
 
 
-def use_hand_set(variant: str) -> None:
-    """Back to the hand-set evaluation of evaluation.py for a variant."""
+def uninstall(variant: str) -> None:
+    """Back to the hand-set evaluation of evaluation.py."""
     _clear_patterns(draughts_variant_id(variant))
-    _LOADED[variant] = HAND_SET
-
-
-def current(variant: str) -> str:
-    """Where the variant's evaluation comes from: a file's path, or HAND_SET."""
-    return _LOADED.get(variant, HAND_SET)
-
-
-def shipped(variant: str) -> Path | None:
-    """The weights file that ships with the package for a variant, if any."""
-    item = resources.files("engine").joinpath("weights", f"{variant}.npz")
-    return Path(str(item)) if item.is_file() else None
-
-
-def load_shipped() -> None:
-    """Load every shipped weights file (at import). A file that fails to load leaves that
-    variant on the hand-set evaluation (the tests catch a broken shipped file)."""
-    for variant in draughts_variants():
-        path = shipped(variant)
-        if path is not None:
-            try:
-                load(path, variant)
-            except WeightsError:
-                use_hand_set(variant)

@@ -76,23 +76,10 @@ class Session:
         """A learned evaluation's weights file for its variant (the search stops first);
         '<hand-set>' or '<shipped>' for the current variant. Returns what was loaded. A bad file
         raises its error and changes nothing."""
-        from . import patterns
-        from .games import names
+        from . import weights
         self._release.set()
         self.stop_search()
-        if value in (patterns.HAND_SET, patterns.SHIPPED):
-            if self.variant not in names(learned=True):
-                raise EngineError(f"{self.variant} has no learned evaluation")
-            if value == patterns.HAND_SET:
-                patterns.use_hand_set(self.variant)
-                return f"{self.variant}: the hand-set evaluation"
-            path = patterns.shipped(self.variant)
-            if path is None:
-                patterns.use_hand_set(self.variant)
-                return f"{self.variant}: no shipped weights, the hand-set evaluation"
-            value = str(path)
-        variant = patterns.load(value)
-        return f"{variant}: weights from {value}"
+        return weights.use(self.variant, value)
 
     def resize_hash(self, megabytes: int) -> None:
         """Allocate the new table before promising it; on failure the old one stays."""

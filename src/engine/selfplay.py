@@ -1,16 +1,22 @@
 """Self-play games for training: ``python -m engine selfplay``.
 
 The engine plays itself from random openings (a few random plies from the start), a fixed
-number of nodes a move, in several processes. Every quiet position of a game (the side to move
-has no capture: its value is not a pending exchange) is kept with the game's result and the
-search's score. Games are played in batches; each batch is one compressed numpy file
-``DIR/VARIANT-NNNNNN.npz`` written atomically, with its own seed, so an interrupted run
-continues where it stopped and a rerun gives the same games.
+number of nodes a move, in several processes. Every quiet position of a game is kept with the
+game's result and the search's score: in draughts one where the side to move has no capture,
+in the other games one where the move played takes nothing and the side to move is not in
+check (its value is not a pending exchange). Games are played in batches; each batch is one
+compressed numpy file ``DIR/VARIANT-NNNNNN.npz`` written atomically, with its own seed, so an
+interrupted run continues where it stopped and a rerun gives the same games.
 
-Arrays of a batch file: ``white``, ``black``, ``kings`` (uint64 bitboards), ``stm`` (uint8,
-0 White), ``score`` (int16, the search's score for the side to move, centi-men), ``result``
-(int8, the game's result for White: 1, 0, -1), ``game`` (int32, the game's number), ``ply``
-(int16); and ``meta`` (JSON: variant, nodes, evaluation used).
+Games start from the start position, or where a game has several (Super Dimensiones' 32 card
+sets) from one drawn at random.
+
+Arrays of a batch file: the position, as ``white``, ``black``, ``kings`` (uint64 bitboards) for
+the draughts games, as ``position`` (uint8 [N, size], the native position's bytes) and
+``start`` (str, the FEN the game started from, "" for the start position: it says the rules)
+for the others; ``stm`` (uint8, 0 White), ``score`` (int16, the search's score for the side to move,
+centi-units), ``result`` (int8, the game's result for White: 1, 0, -1), ``game`` (int32, the
+game's number), ``ply`` (int16); and ``meta`` (JSON: variant, nodes, evaluation used).
 """
 
 from __future__ import annotations
@@ -34,52 +40,76 @@ def batch_path(out: Path, variant: str, number: int) -> Path:
     return out / f"{variant}-{number:06d}.npz"
 
 
-def _position(board) -> tuple[int, int, int, int]:
-    white, black, kings, _, stm = struct.unpack_from("<QQQQi", board._native_position())
-    return white, black, kings, stm
+def _draughts_position(board) -> tuple[int, int, int]:
+    white, black, kings = struct.unpack_from("<QQQ", board._native_position())
+    return white, black, kings
+
+
+def _is_quiet(board, moves, best) -> bool:
+    if _is_draughts(board.variant):
+        return not any(m.is_capture for m in moves)
+    return not best.is_capture and not (hasattr(board, "is_check") and board.is_check())
+
+
+def _is_draughts(variant: str) -> bool:
+    from .games import GAMES
+    return GAMES[variant].family == "draughts"
 
 
 def play_batch(variant: str, number: int, games: int, nodes: int, random_plies: tuple[int, int],
                eval_file: str | None, seed: int = 0) -> dict:
     """Play one batch of games (seeded by its number and the run's seed); returns its arrays."""
-    from . import Board, Engine, patterns
+    from . import Board, Engine, weights
+    from .games import GAMES
     if eval_file is not None:
-        if eval_file == patterns.HAND_SET:
-            patterns.use_hand_set(variant)
-        else:
-            patterns.load(eval_file, variant)
+        weights.use(variant, eval_file)
     rng = random.Random(number * 1_000_003 + 17 + seed * 1_000_000_007)
     engine = Engine(16)
+    draughts = _is_draughts(variant)
+    random_start = GAMES[variant].random_start
+    positions: list = []
     rows: list[tuple] = []
     for g in range(games):
         game_id = number * BATCH_GAMES + g
-        board = Board(variant)
+        start = random_start(rng) if random_start else ""
+        board = Board(variant, start or None)
         engine.new_game()
         for _ in range(rng.randint(*random_plies)):
             if board.is_game_over():
                 break
             board.push(rng.choice(board.legal_moves()))
-        kept = []
+        kept, kept_positions = [], []
         while not board.is_game_over() and board.ply < MAX_PLIES:
             result = engine.search(board, nodes=nodes)
-            moves = board.legal_moves()
-            if not any(m.is_capture for m in moves) and result.mate is None:
-                w, b, k, stm = _position(board)
-                kept.append((w, b, k, stm, max(-SCORE_LIMIT, min(SCORE_LIMIT, result.score)),
-                             game_id, board.ply))
+            if result.mate is None and _is_quiet(board, board.legal_moves(), result.best_move):
+                kept_positions.append(_draughts_position(board) if draughts
+                                      else board._native_position())
+                kept.append((int(board.turn), max(-SCORE_LIMIT, min(SCORE_LIMIT, result.score)),
+                             game_id, board.ply, start))
             board.push(result.best_move)
         outcome = board.outcome()
         white_result = 0
         if outcome is not None and outcome.winner is not None:
             white_result = 1 if int(outcome.winner) == 0 else -1
         rows.extend(row + (white_result,) for row in kept)
-    cols: list = list(zip(*rows)) if rows else [[]] * 8
-    return {
-        "white": np.array(cols[0], dtype=np.uint64), "black": np.array(cols[1], dtype=np.uint64),
-        "kings": np.array(cols[2], dtype=np.uint64), "stm": np.array(cols[3], dtype=np.uint8),
-        "score": np.array(cols[4], dtype=np.int16), "game": np.array(cols[5], dtype=np.int32),
-        "ply": np.array(cols[6], dtype=np.int16), "result": np.array(cols[7], dtype=np.int8),
+        positions.extend(kept_positions)
+    cols: list = list(zip(*rows)) if rows else [[]] * 6
+    arrays = {
+        "stm": np.array(cols[0], dtype=np.uint8), "score": np.array(cols[1], dtype=np.int16),
+        "game": np.array(cols[2], dtype=np.int32), "ply": np.array(cols[3], dtype=np.int16),
+        "result": np.array(cols[5], dtype=np.int8),
     }
+    if draughts:
+        boards = list(zip(*positions)) if positions else [[]] * 3
+        for key, column in zip(("white", "black", "kings"), boards):
+            arrays[key] = np.array(column, dtype=np.uint64)
+    else:
+        size = len(Board(variant)._native_position())
+        arrays["position"] = np.frombuffer(b"".join(positions), dtype=np.uint8).reshape(-1, size)
+        # The position's bytes need not hold the rules (Super Dimensiones' card set): the
+        # start each game came from says them ("" for the start position).
+        arrays["start"] = np.array(cols[4], dtype=str) if rows else np.array([], dtype="<U1")
+    return arrays
 
 
 def _job(args):
@@ -104,23 +134,25 @@ def run(variant: str, games: int, out: str | os.PathLike, nodes: int = 2000, wor
     ``local``; see `engine.parallel`); the files are the same either way."""
     from tqdm import tqdm
 
-    from . import patterns
+    from . import weights
     from .games import names
     from .parallel import Runner
     if variant not in names(learned=True):
-        raise EngineError(f"self-play trains the draughts games' learned evaluation; {variant!r} "
-                          f"has none yet (games: {', '.join(names(learned=True))})")
+        raise EngineError(f"self-play trains a learned evaluation; {variant!r} has none yet "
+                          f"(games: {', '.join(names(learned=True))})")
     if games < 1 or nodes < 1 or workers < 1:
         raise EngineError("games, nodes and workers must be 1 or more")
     if not 0 <= random_plies[0] <= random_plies[1]:
         raise EngineError(f"random plies {random_plies[0]} to {random_plies[1]}: need 0 <= MIN <= MAX")
-    if eval_file is not None and eval_file != patterns.HAND_SET:
-        patterns.read(eval_file)                       # a bad file fails here, not in a worker
+    if eval_file is not None and eval_file not in (weights.HAND_SET, weights.SHIPPED):
+        found = weights.read(eval_file)[0]             # a bad file fails here, not in a worker
+        if found != variant:
+            raise weights.WeightsError(f"{eval_file}: weights for {found}, not {variant}")
     runner = Runner(workers, ray)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     meta = {"variant": variant, "nodes": nodes, "random_plies": list(random_plies),
-            "evaluation": eval_file or patterns.current(variant), "seed": seed}
+            "evaluation": eval_file or weights.current(variant), "seed": seed}
     batches = -(-games // BATCH_GAMES)
     todo = [n for n in range(batches) if not batch_path(out, variant, n).exists()]
     jobs = [(variant, n, BATCH_GAMES, nodes, random_plies, eval_file, seed) for n in todo]
@@ -147,11 +179,16 @@ def load(dirs: list, variant: str) -> dict:
                           f"(run 'python -m engine selfplay --variant {variant}' first)")
     parts: dict[str, list] = {}
     games = 0
+    board_keys = ("white", "black", "kings") if _is_draughts(variant) else ("position",)
     for f in files:
         try:
             with np.load(f, allow_pickle=False) as data:
-                for key in ("white", "black", "kings", "stm", "score", "ply", "result"):
+                for key in (*board_keys, "stm", "score", "ply", "result"):
                     parts.setdefault(key, []).append(data[key])
+                if not _is_draughts(variant):
+                    # A file without starts has every game from the start position.
+                    parts.setdefault("start", []).append(
+                        data["start"] if "start" in data else np.full(len(data["stm"]), ""))
                 # Game numbers restart in every run's folder: number them anew, in file order.
                 _, local = np.unique(data["game"], return_inverse=True)
                 parts.setdefault("game", []).append((local + games).astype(np.int32))

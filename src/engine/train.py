@@ -1,8 +1,10 @@
 """Fitting the learned evaluation to self-play games: ``python -m engine train``.
 
-The model is the evaluation itself (patterns.py): for a position, the sum of the weights its
-regions select (White's minus Black's) and of the whole-board terms, each blended between its
-opening and ending value by the number of pieces. It is fitted by logistic regression: the
+The model is the evaluation itself. For the draughts games (patterns.py): for a position, the
+sum of the weights its regions select (White's minus Black's) and of the whole-board terms, each
+blended between its opening and ending value by the number of pieces. For the other games
+(linear.py, ``fit_linear`` below): the sum of each feature's count times its weight, blended the
+same way by the family's phase. It is fitted by logistic regression: the
 probability that the side to move wins is sigmoid(value), and the target is the game's result
 (1, 1/2, 0 for the side to move), or with ``lam`` > 0 a blend with sigmoid of the search's
 score. The loss is the cross-entropy plus an L2 penalty on the region weights (most region
@@ -21,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import patterns, selfplay
+from . import linear, patterns, selfplay, weights
 from .errors import EngineError
 
 
@@ -199,6 +201,15 @@ def fit(variant: str, dirs: list, out: str, lam: float = 0.5, l2: float = 1e-4,
         raise EngineError("training needs scipy: pip install 'dimensiones[train]'") from None
     if not 0 <= lam <= 1 or min(l2, phase_l2, prior_l2) < 0 or not 0 <= holdout < 1:
         raise EngineError("need 0 <= lambda <= 1, penalties >= 0 and 0 <= holdout < 1")
+    if weights.kind(variant) is linear:
+        if drawish or phase != "pieces" or prior_l2 != 1e-2:
+            raise EngineError(f"--drawish, --phase and --prior-l2 are the draughts games' "
+                              f"options; {variant}'s fit pulls every weight towards the "
+                              f"hand-set values by --l2")
+        return fit_linear(variant, dirs, out, lam=lam, l2=l2, phase_l2=phase_l2,
+                          holdout=holdout, iterations=iterations, init=init, report=report)
+    if weights.kind(variant) is not patterns:
+        raise EngineError(f"{variant} has no learned evaluation to train")
     if phase not in patterns.PHASES:
         raise EngineError(f"phase must be one of {', '.join(patterns.PHASES)}, not {phase!r}")
     started = time.perf_counter()
@@ -206,10 +217,10 @@ def fit(variant: str, dirs: list, out: str, lam: float = 0.5, l2: float = 1e-4,
         drawish = variant in patterns.DRAWISH_BY_DEFAULT
     start_weights = None
     if init is not None:
-        found, stored, _ = patterns.read(init)
+        found, stored, _ = weights.read(init)
         if found != variant:
             raise EngineError(f"{init}: weights for {found}, not {variant}")
-        start_weights = stored.astype(np.float64) / patterns.SCALE          # centi-men
+        start_weights = stored.astype(np.float64) / weights.SCALE           # centi-men
     arrays = without_rule_draws(variant, selfplay.load(dirs, variant))
     held = split_games(arrays["game"], holdout)
     train_rows = {k: v[~held] for k, v in arrays.items()}
@@ -249,15 +260,134 @@ def fit(variant: str, dirs: list, out: str, lam: float = 0.5, l2: float = 1e-4,
     if valid is not None:
         figures["valid_loss_material"] = float(valid.loss_grad(material.ravel(), 0.0)[0])
         figures["valid_loss"] = float(valid.loss_grad(theta, 0.0)[0])
-    weights = theta.reshape(-1, 2) * centi_per_logit
+    fitted = theta.reshape(-1, 2) * centi_per_logit
     figures["seconds"] = round(time.perf_counter() - started, 1)
-    patterns.save(out, variant, weights, info=figures, drawish=drawish, phase=phase)
+    weights.save(out, variant, fitted, info=figures, drawish=drawish, phase=phase)
     if report:
         report(f"loss {figures['train_loss']:.4f} (material only {baseline:.4f})"
                + (f", held out {figures['valid_loss']:.4f} (material only "
                   f"{figures['valid_loss_material']:.4f})" if valid is not None else "")
                + f"; {figures['iterations']} iterations, {figures['seconds']} s -> {out}")
-        dense = dict(zip(patterns.DENSE_TERMS, weights[-len(patterns.DENSE_TERMS):].tolist()))
+        dense = dict(zip(patterns.DENSE_TERMS, fitted[-len(patterns.DENSE_TERMS):].tolist()))
         report("whole-board terms (opening, ending), centi-men: " + ", ".join(
             f"{k} {v[0]:.0f}/{v[1]:.0f}" for k, v in dense.items()))
+    return figures
+
+
+# -- the linear evaluation of the other games (linear.py) -----------------------------------------
+
+class LinearData:
+    """Features and targets of the positions of a game with a linear evaluation."""
+
+    def __init__(self, variant: str, arrays: dict, lam: float, scale: float):
+        self.X, self.phase = linear.features(variant, arrays["position"], arrays["start"])
+        self.XT = self.X.T.tocsr()
+        self.sign = np.where(arrays["stm"] == 0, 1.0, -1.0)            # White's view -> mover's
+        target = (arrays["result"].astype(np.float64) * self.sign + 1) / 2
+        if lam > 0:
+            target = (1 - lam) * target + lam * _sigmoid(arrays["score"] / scale)
+        self.target = target
+
+    def __len__(self):
+        return len(self.target)
+
+    def white_value(self, theta: np.ndarray) -> np.ndarray:
+        w = theta.reshape(-1, 2)
+        return (self.X @ w[:, 0]) * self.phase + (self.X @ w[:, 1]) * (1 - self.phase)
+
+    def loss_grad(self, theta: np.ndarray, prior: np.ndarray, l2: float,
+                  phase_l2: float = 0.0) -> tuple[float, np.ndarray]:
+        prob = _sigmoid(self.sign * self.white_value(theta))
+        t = self.target
+        loss = -np.mean(t * np.log(prob + 1e-12) + (1 - t) * np.log(1 - prob + 1e-12))
+        g = self.sign * (prob - t) / len(t)
+        grad = np.stack([self.XT @ (g * self.phase), self.XT @ (g * (1 - self.phase))], axis=1)
+        # Every weight is pulled towards the prior (the hand-set value, or the generation the
+        # fit started from): rare features keep it, common ones go where the games say.
+        w = theta.reshape(-1, 2)
+        diff = w - prior
+        loss += l2 * float((diff ** 2).sum())
+        grad += 2 * l2 * diff
+        if phase_l2:
+            split = w[:, 0] - w[:, 1]
+            loss += phase_l2 * float((split ** 2).sum())
+            grad[:, 0] += 2 * phase_l2 * split
+            grad[:, 1] -= 2 * phase_l2 * split
+        return loss, grad.ravel()
+
+
+def prior_scale(data: LinearData, prior: np.ndarray) -> float:
+    """Logits per centi-unit of the prior evaluation (hand-set, or the generation the fit
+    starts from) fitted alone to the results: its inverse keeps the learned weights in the
+    units the search was written in (a pawn, a checker, a man about 100)."""
+    from scipy.optimize import minimize
+    v = data.sign * data.white_value(prior.ravel())
+    t = data.target
+
+    def f(a):
+        prob = _sigmoid(a[0] * v)
+        loss = -np.mean(t * np.log(prob + 1e-12) + (1 - t) * np.log(1 - prob + 1e-12))
+        return loss, np.array([np.mean(v * (prob - t))])
+    a = float(minimize(f, np.array([0.005]), jac=True, method="L-BFGS-B").x[0])
+    if not a > 1e-5:
+        raise EngineError("the games do not show that the evaluation predicts their results "
+                          "(too few games, or all drawn?): play more self-play games")
+    return a
+
+
+def fit_linear(variant: str, dirs: list, out: str, lam: float = 0.5, l2: float = 1e-4,
+               phase_l2: float = 1e-3, holdout: float = 0.1, iterations: int = 300,
+               init: str | None = None, report=print) -> dict:
+    """Fit a game's linear evaluation (linear.py) to its self-play games; as fit() for the
+    draughts games: logistic regression of the results (blended with the search's score by
+    `lam`), whole games held out, L-BFGS. Every weight is pulled towards the prior by `l2`: the
+    hand-set evaluation, or with `init` the weights file the fit starts from."""
+    from scipy.optimize import minimize
+    started = time.perf_counter()
+    prior = linear.prior(variant)
+    if init is not None:
+        found, stored, _ = weights.read(init)
+        if found != variant:
+            raise EngineError(f"{init}: weights for {found}, not {variant}")
+        prior = stored.astype(np.float64) / weights.SCALE
+    arrays = selfplay.load(dirs, variant)
+    held = split_games(arrays["game"], holdout)
+    train_rows = {k: v[~held] for k, v in arrays.items()}
+    valid_rows = {k: v[held] for k, v in arrays.items()}
+    probe = LinearData(variant, train_rows, 0.0, 100.0)
+    per_centi = prior_scale(probe, prior)                    # logits per centi-unit
+    train = LinearData(variant, train_rows, lam, 1 / per_centi)
+    valid = LinearData(variant, valid_rows, lam, 1 / per_centi) if held.any() else None
+    start = prior * per_centi
+    if report:
+        report(f"{len(train):,} training positions from {len(np.unique(train_rows['game'])):,} "
+               f"games, {0 if valid is None else len(valid):,} held out; 100 centi-units of "
+               f"the prior evaluation = {100 * per_centi:.3f} logits")
+    baseline = train.loss_grad(start.ravel(), start, 0.0)[0]
+    result = minimize(lambda th: train.loss_grad(th, start, l2, phase_l2), start.ravel(),
+                      jac=True, method="L-BFGS-B", options={"maxiter": iterations})
+    theta = result.x
+    figures = {
+        "positions": len(train), "held_out": 0 if valid is None else len(valid),
+        "games": int(len(np.unique(arrays["game"]))), "lambda": lam, "l2": l2,
+        "phase_l2": phase_l2, "init": None if init is None else Path(init).name,
+        "logits_per_100": 100 * per_centi, "train_loss_prior": baseline,
+        "train_loss": float(train.loss_grad(theta, start, 0.0)[0]), "iterations": int(result.nit),
+    }
+    if valid is not None:
+        figures["valid_loss_prior"] = float(valid.loss_grad(start.ravel(), start, 0.0)[0])
+        figures["valid_loss"] = float(valid.loss_grad(theta, start, 0.0)[0])
+    fitted = theta.reshape(-1, 2) / per_centi
+    figures["seconds"] = round(time.perf_counter() - started, 1)
+    weights.save(out, variant, fitted, info=figures)
+    if report:
+        report(f"loss {figures['train_loss']:.4f} (prior {baseline:.4f})"
+               + (f", held out {figures['valid_loss']:.4f} (prior "
+                  f"{figures['valid_loss_prior']:.4f})" if valid is not None else "")
+               + f"; {figures['iterations']} iterations, {figures['seconds']} s -> {out}")
+        names = linear.layout(variant)
+        moved = np.argsort(-np.abs(fitted - prior).max(axis=1))[:12]
+        report("rows that moved most (opening, ending; prior), centi-units: " + ", ".join(
+            f"{names[i]} {fitted[i, 0]:.0f}/{fitted[i, 1]:.0f} ({prior[i, 0]:.0f}/"
+            f"{prior[i, 1]:.0f})" for i in moved))
     return figures

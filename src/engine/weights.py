@@ -1,0 +1,165 @@
+"""Weights files of the learned evaluations, and which evaluation each variant plays.
+
+Two kinds of learned evaluation exist, each a module that knows its layout: ``patterns`` (the
+draughts games: board regions, a king-square table, whole-board terms) and ``linear`` (Dipole,
+Superajedrez, Super Dimensiones: a linear model over the features their native code lists).
+Their files share one format, a numpy ``.npz`` archive: ``weights`` (int16, shape (rows, 2):
+opening and ending value of every row, in 1/16 centi-units), and ``meta`` (JSON: format,
+variant, the layout's digest, the weights' SHA-256, how they were made, and what the kind adds).
+``load(path)`` checks all of it before anything changes: a bad file raises ``WeightsError``
+naming it, and the variant keeps the evaluation it had.
+
+A variant plays its hand-set evaluation (evaluation.py) until weights are loaded; at import the
+package loads the files it ships (``weights/VARIANT.npz``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from .errors import EngineError
+
+FORMAT = 1
+SCALE = 16                      # stored weight = centi-units x SCALE
+HAND_SET = "<hand-set>"         # the name that selects the hand-set evaluation (EvalFile option)
+SHIPPED = "<shipped>"           # the name that selects the weights shipped with the package
+
+
+class WeightsError(EngineError):
+    """A weights file that is missing, unreadable, damaged or made for another layout."""
+
+
+def kind(variant: str):
+    """The module of the variant's learned evaluation (patterns or linear), or None."""
+    from . import linear, patterns
+    from .games import GAMES
+    game = GAMES.get(variant)
+    if game is None or not game.learned:
+        return None
+    return patterns if game.family == "draughts" else linear
+
+
+def learned_variants() -> list[str]:
+    from .games import names
+    return names(learned=True)
+
+
+def _kind_of(variant: str, what: str):
+    found = kind(variant)
+    if found is None:
+        raise WeightsError(f"{what}: {variant!r} has no learned evaluation")
+    return found
+
+
+def save(path, variant: str, weights: np.ndarray, info: dict | None = None, **options) -> None:
+    """Write a weights file (weights: centi-units as floats, or already scaled int16); the
+    options are the kind's (patterns: ``drawish``, ``phase``)."""
+    module = _kind_of(variant, str(path))
+    if weights.dtype != np.int16:
+        weights = np.clip(np.rint(np.asarray(weights, dtype=np.float64) * SCALE), -32767, 32767)
+        weights = weights.astype(np.int16)
+    weights = np.ascontiguousarray(weights)
+    size = module.layout_size(variant)
+    if weights.shape != (size, 2):
+        raise WeightsError(f"{path}: expected {size} x 2 weights for {variant}, "
+                           f"not {weights.shape}")
+    meta = {"format": FORMAT, "variant": variant, "scale": SCALE,
+            **module.file_meta(path, variant, **options),
+            "sha256": hashlib.sha256(weights.tobytes()).hexdigest(), "info": info or {}}
+    tmp = Path(str(path) + ".tmp.npz")
+    np.savez_compressed(tmp, weights=weights, meta=np.array(json.dumps(meta)))
+    tmp.replace(path)
+
+
+def read(path) -> tuple[str, np.ndarray, dict]:
+    """(variant, int16 weights in today's layout, meta) of a weights file, every field
+    checked."""
+    path = Path(path)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            weights = data["weights"]
+            meta = json.loads(str(data["meta"]))
+    except FileNotFoundError:
+        raise WeightsError(f"{path}: no such weights file") from None
+    except Exception as exc:      # numpy raises many kinds for a malformed file
+        raise WeightsError(f"{path}: not a weights file ({exc})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise WeightsError(f"{path}: weights of format "
+                           f"{meta.get('format') if isinstance(meta, dict) else '?'}, "
+                           f"expected {FORMAT}")
+    variant = meta.get("variant")
+    module = kind(variant) if isinstance(variant, str) else None
+    if module is None:
+        raise WeightsError(f"{path}: weights for {variant!r}, which has no learned evaluation")
+    layout, size = module.file_layout(path, variant, meta)
+    if weights.dtype != np.int16 or weights.shape != (size, 2):
+        raise WeightsError(f"{path}: expected int16 weights of shape ({size}, 2), "
+                           f"not {weights.dtype} {weights.shape}")
+    if hashlib.sha256(np.ascontiguousarray(weights).tobytes()).hexdigest() != meta.get("sha256"):
+        raise WeightsError(f"{path}: checksum mismatch (the file is damaged)")
+    module.check_meta(path, meta)
+    return variant, module.upgraded(variant, np.ascontiguousarray(weights), layout), meta
+
+
+_LOADED: dict[str, str] = {}     # variant -> the file its evaluation came from
+
+
+def load(path, variant: str | None = None) -> str:
+    """Make every search of the file's variant use its weights; returns the variant. With
+    ``variant``, the file must be for it. On any error nothing changes."""
+    found, table, meta = read(path)
+    if variant is not None and found != variant:
+        raise WeightsError(f"{path}: weights for {found}, not {variant}")
+    kind(found).install(found, table, meta)
+    _LOADED[found] = str(path)
+    return found
+
+
+def use_hand_set(variant: str) -> None:
+    """Back to the hand-set evaluation of evaluation.py for a variant."""
+    _kind_of(variant, "the hand-set evaluation").uninstall(variant)
+    _LOADED[variant] = HAND_SET
+
+
+def use(variant: str, name: str) -> str:
+    """Select a variant's evaluation by name: HAND_SET, SHIPPED (the hand-set one where nothing
+    ships) or a weights file's path. Returns what plays, in words."""
+    if name in (HAND_SET, SHIPPED):
+        if kind(variant) is None:
+            raise EngineError(f"{variant} has no learned evaluation")
+        path = shipped(variant) if name == SHIPPED else None
+        if path is None:
+            use_hand_set(variant)
+            return f"{variant}: " + ("the hand-set evaluation" if name == HAND_SET
+                                     else "no shipped weights, the hand-set evaluation")
+        name = str(path)
+    found = load(name)
+    return f"{found}: weights from {name}"
+
+
+def current(variant: str) -> str:
+    """Where the variant's evaluation comes from: a file's path, or HAND_SET."""
+    return _LOADED.get(variant, HAND_SET)
+
+
+def shipped(variant: str) -> Path | None:
+    """The weights file that ships with the package for a variant, if any."""
+    item = resources.files("engine").joinpath("weights", f"{variant}.npz")
+    return Path(str(item)) if item.is_file() else None
+
+
+def load_shipped() -> None:
+    """Load every shipped weights file (at import). A file that fails to load leaves that
+    variant on the hand-set evaluation (the tests catch a broken shipped file)."""
+    for variant in learned_variants():
+        path = shipped(variant)
+        if path is not None:
+            try:
+                load(path, variant)
+            except WeightsError:
+                use_hand_set(variant)
