@@ -76,6 +76,8 @@ def play_pair(job):
     while True:
         board = engine.Board(variant, random_start(rng) if random_start else None)
         for _ in range(plies):
+            if board.is_game_over():          # a short game (Dipole): draw another opening
+                break
             board.push(rng.choice(board.legal_moves()))
         if not board.is_game_over():
             start = board

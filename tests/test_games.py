@@ -34,7 +34,8 @@ def test_the_facts_the_front_ends_read():
     assert games.names(tables=True) == [
         "international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers",
         "brazilian", "russian", "pool", "czech", "thai", "italian", "killer", "dipole", "dipole10"]
-    assert games.names(learned=True) == games.names(family="draughts")
+    assert games.names(learned=True) == games.names()                 # every built-in game
+    assert games.names(random_start=None) == [n for n in games.names() if n != "superdimensiones"]
     assert {g.opening_check_depth for g in games.GAMES.values()} == {4, 6}
     assert games.game("superajedrez").opening_check_depth == 4
 

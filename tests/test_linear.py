@@ -195,6 +195,7 @@ def test_the_prior_is_the_hand_set_evaluation(variant, tmp_path):
     gives the hand-set values (Superajedrez within 3 centipawns: its phase counts pieces, the
     hand-set one their values)."""
     boards = random_boards(variant, 150, 1)
+    weights.use_hand_set(variant)
     hand = np.array([b.evaluate() for b in boards])
     install(variant, linear.prior(variant), tmp_path)
     learned = np.array([b.evaluate() for b in boards])

@@ -163,7 +163,9 @@ FAMILIES = [
     ("_superdimensiones", "SuperDimensionesBoard", "SuperDimensionesMove", "str",
      ["def superdimensiones_variants() -> list[str]: ...",
       "def superdimensiones_perft(board: SuperDimensionesBoard, depth: int) -> int: ...",
-      "def superdimensiones_stop_perft() -> None: ..."]),
+      "def superdimensiones_stop_perft() -> None: ...",
+      "def card_sets() -> list[str]: ...",
+      "def start_fen(cards: str = ...) -> str: ..."]),
 ]
 HEADER = '''# Type stubs of a native module: made by tools/make_stubs.py, checked by tests/test_typing.py.
 from typing import Any, Self
@@ -210,7 +212,16 @@ def main() -> int:
         "# Type stubs of a native module: made by tools/make_stubs.py.\n"
         "from typing import Any, Self\n\nfrom .types import Color, Outcome, Termination\n\n"
         "class GameBoard:\n" + "".join(f"    {line}\n" for line in shared)
-        + "    def _repr_svg_(self) -> str: ...\n\n"
+        + "    def _repr_svg_(self) -> str: ...\n"
+        # What self-play, training and the endgame tables read (linear.py, selfplay.py).
+        "    def _native_position(self) -> bytes: ...\n"
+        "    def _linear_layout(self) -> list[str]: ...\n"
+        "    def _linear_prior(self) -> Any: ...\n"
+        "    def _linear_fixed_rows(self) -> list[int]: ...\n"
+        "    def _linear_phase_max(self) -> int: ...\n"
+        "    def _linear_features(self, positions: Any) -> tuple[Any, Any, Any, Any]: ...\n"
+        "    def _set_linear(self, weights: Any) -> None: ...\n"
+        "    def _clear_linear(self) -> None: ...\n\n"
         "def game_perft(board: GameBoard, depth: int) -> int: ...\n"
         "def game_stop_perft() -> None: ...\n\nclass ProbeSource: ...\n")
     (out / "_search.pyi").write_text(

@@ -228,6 +228,12 @@ cdef class GameBoard:
         L.weights = NULL
         free(old)
 
+    def _linear_fixed_rows(self) -> list:
+        """Rows of the learned evaluation whose values the search does not read from the
+        weights (Super Dimensiones' finished sub-game, always 1000): training keeps them at
+        the prior."""
+        return []
+
     def _linear_phase_max(self) -> int:
         return self.ops.learned.phase_max if self._has_linear() else 0
 

@@ -479,6 +479,9 @@ cdef class SuperDimensionesBoard(GameBoard):
     def _linear_prior(self):
         return linear_prior()
 
+    def _linear_fixed_rows(self) -> list:
+        return [ROW_ENDED]
+
     # -- state ------------------------------------------------------------------------------
 
     @property

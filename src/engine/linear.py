@@ -49,6 +49,12 @@ def prior(variant: str) -> np.ndarray:
     return np.asarray(_board(variant)._linear_prior(), dtype=np.float64)
 
 
+def fixed_rows(variant: str) -> list[int]:
+    """Rows whose values the search does not take from the weights: training keeps them at
+    the prior."""
+    return list(_board(variant)._linear_fixed_rows())
+
+
 def features(variant: str, positions: np.ndarray, starts: np.ndarray | None = None):
     """Training features of positions given as their native bytes (uint8 [N, size], as
     selfplay keeps them) and the FEN of the start of each one's game ("" for the start

@@ -45,9 +45,10 @@ def _draughts_position(board) -> tuple[int, int, int]:
     return white, black, kings
 
 
-def _is_quiet(board, moves, best) -> bool:
-    if _is_draughts(board.variant):
-        return not any(m.is_capture for m in moves)
+def _is_quiet(board, best, draughts: bool) -> bool:
+    """Whether the position's value is not a pending exchange (see the module's docstring)."""
+    if draughts:
+        return not any(m.is_capture for m in board.legal_moves())
     return not best.is_capture and not (hasattr(board, "is_check") and board.is_check())
 
 
@@ -81,7 +82,7 @@ def play_batch(variant: str, number: int, games: int, nodes: int, random_plies: 
         kept, kept_positions = [], []
         while not board.is_game_over() and board.ply < MAX_PLIES:
             result = engine.search(board, nodes=nodes)
-            if result.mate is None and _is_quiet(board, board.legal_moves(), result.best_move):
+            if result.mate is None and _is_quiet(board, result.best_move, draughts):
                 kept_positions.append(_draughts_position(board) if draughts
                                       else board._native_position())
                 kept.append((int(board.turn), max(-SCORE_LIMIT, min(SCORE_LIMIT, result.score)),
@@ -100,7 +101,7 @@ def play_batch(variant: str, number: int, games: int, nodes: int, random_plies: 
         "result": np.array(cols[5], dtype=np.int8),
     }
     if draughts:
-        boards = list(zip(*positions)) if positions else [[]] * 3
+        boards: list = list(zip(*positions)) if positions else [[]] * 3
         for key, column in zip(("white", "black", "kings"), boards):
             arrays[key] = np.array(column, dtype=np.uint64)
     else:

@@ -364,8 +364,12 @@ def fit_linear(variant: str, dirs: list, out: str, lam: float = 0.5, l2: float =
                f"games, {0 if valid is None else len(valid):,} held out; 100 centi-units of "
                f"the prior evaluation = {100 * per_centi:.3f} logits")
     baseline = train.loss_grad(start.ravel(), start, 0.0)[0]
+    # Rows the search does not read from the weights stay where they are.
+    fixed = set(linear.fixed_rows(variant))
+    bounds = [(v, v) if i // 2 in fixed else (None, None) for i, v in enumerate(start.ravel())]
     result = minimize(lambda th: train.loss_grad(th, start, l2, phase_l2), start.ravel(),
-                      jac=True, method="L-BFGS-B", options={"maxiter": iterations})
+                      jac=True, method="L-BFGS-B", bounds=bounds,
+                      options={"maxiter": iterations})
     theta = result.x
     figures = {
         "positions": len(train), "held_out": 0 if valid is None else len(valid),

@@ -103,7 +103,7 @@ def read(path) -> tuple[str, np.ndarray, dict]:
     if hashlib.sha256(np.ascontiguousarray(weights).tobytes()).hexdigest() != meta.get("sha256"):
         raise WeightsError(f"{path}: checksum mismatch (the file is damaged)")
     module.check_meta(path, meta)
-    return variant, module.upgraded(variant, np.ascontiguousarray(weights), layout), meta
+    return str(variant), module.upgraded(variant, np.ascontiguousarray(weights), layout), meta
 
 
 _LOADED: dict[str, str] = {}     # variant -> the file its evaluation came from
