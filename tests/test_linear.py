@@ -377,3 +377,28 @@ def test_selfplay_and_train_end_to_end(tmp_path):
     # Dipole from its start position: the start is the empty string.
     selfplay.run("dipole", 16, tmp_path / "dip", nodes=300, workers=1, progress=False)
     assert set(selfplay.load([tmp_path / "dip"], "dipole")["start"]) == {""}
+
+
+def test_uci_selects_the_evaluation_of_a_linear_game(tmp_path):
+    from conftest import Transcript
+    from engine.uci import UciSession
+    path = tmp_path / "sa.npz"
+    weights.save(path, "superajedrez", random_table("superajedrez", 4))
+    t = Transcript(UciSession)
+    t.send("setoption name UCI_Variant value superajedrez")
+    assert t.send("setoption name EvalFile value <hand-set>") == [
+        "info string evaluation superajedrez: the hand-set evaluation"]
+    board = engine.Board("superajedrez")
+    hand = board.evaluate()
+    assert t.send(f"setoption name EvalFile value {path}") == [
+        f"info string evaluation superajedrez: weights from {path}"]
+    assert weights.current("superajedrez") == str(path) and board.evaluate() != hand
+    assert t.send("setoption name EvalFile value nowhere.npz") == [
+        "info string error nowhere.npz: no such weights file"]
+    assert weights.current("superajedrez") == str(path)
+    shipped = weights.shipped("superajedrez")
+    assert t.send("setoption name EvalFile value <shipped>") == [
+        f"info string evaluation superajedrez: weights from {shipped}" if shipped else
+        "info string evaluation superajedrez: no shipped weights, the hand-set evaluation"]
+    lines = t.send("position startpos", "go depth 3")
+    assert lines[-1].startswith("bestmove ")
