@@ -15,6 +15,37 @@ def random_game(variant: str, rng: random.Random, max_plies: int = 300) -> list:
     return board
 
 
+def random_positions(variant: str, count: int, seed: int, plies: int = 120) -> list:
+    """`count` boards after 0 to `plies` random moves (from a random start where the game has
+    several), none of them over."""
+    from engine.games import GAMES
+    rng = random.Random(seed)
+    start = GAMES[variant].random_start
+    out = []
+    while len(out) < count:
+        board = engine.Board(variant, start(rng) if start else None)
+        for _ in range(rng.randint(0, plies)):
+            if board.is_game_over():
+                break
+            board.push(rng.choice(board.legal_moves()))
+        if not board.is_game_over():
+            out.append(board)
+    return out
+
+
+def evaluations_kept(variants):
+    """A generator for an autouse fixture: what each variant's evaluation comes from before the
+    test (a weights file, or the hand-set one) is restored after it."""
+    from engine import weights
+    before = {v: weights.current(v) for v in variants}
+    yield
+    for v, source in before.items():
+        if source == weights.HAND_SET:
+            weights.use_hand_set(v)
+        else:
+            weights.load(source, v)
+
+
 @pytest.fixture
 def rng():
     return random.Random(20261130)

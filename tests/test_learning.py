@@ -3,12 +3,12 @@ colour symmetry, the fitting code against known weights, weights files and their
 self-play and training end to end on a tiny run."""
 
 import json
-import random
 
 import numpy as np
 import pytest
 
 import engine
+from conftest import evaluations_kept, random_positions
 from engine import patterns, selfplay, train, weights
 from engine.rulesets import DRAUGHTS_VARIANTS
 
@@ -19,13 +19,7 @@ DRAUGHTS = ["international", "spanish", "checkers", "chapinas", "turkish", "goth
 @pytest.fixture(autouse=True)
 def restore_evaluations():
     """Each test leaves every variant's evaluation as it found it."""
-    before = {v: weights.current(v) for v in DRAUGHTS}
-    yield
-    for v, source in before.items():
-        if source == weights.HAND_SET:
-            weights.use_hand_set(v)
-        else:
-            weights.load(source, v)
+    yield from evaluations_kept(DRAUGHTS)
 
 
 def random_weights(variant, seed, spread=40.0):
@@ -45,17 +39,7 @@ def install(variant, table, tmp_path, name="w.npz", drawish=False, phase="pieces
 
 
 def random_boards(variant, count, seed):
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        board = engine.Board(variant)
-        for _ in range(rng.randint(0, 120)):
-            if board.is_game_over():
-                break
-            board.push(rng.choice(board.legal_moves()))
-        if not board.is_game_over():
-            out.append(board)
-    return out
+    return random_positions(variant, count, seed, plies=120)
 
 
 def bitboards(board):

@@ -4,14 +4,12 @@ symmetry, the fit (gradient, known weights), weights files, self-play and traini
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import pytest
 
 import engine
+from conftest import evaluations_kept, random_positions
 from engine import linear, selfplay, train, weights
-from engine.games import GAMES
 
 LINEAR = ["dipole", "dipole10", "superajedrez", "superdimensiones"]
 FILES = "abcdefghij"
@@ -20,28 +18,11 @@ FILES = "abcdefghij"
 @pytest.fixture(autouse=True)
 def restore_evaluations():
     """Each test leaves every variant's evaluation as it found it."""
-    before = {v: weights.current(v) for v in LINEAR}
-    yield
-    for v, source in before.items():
-        if source == weights.HAND_SET:
-            weights.use_hand_set(v)
-        else:
-            weights.load(source, v)
+    yield from evaluations_kept(LINEAR)
 
 
-def random_boards(variant, count, seed, plies=80):
-    rng = random.Random(seed)
-    start = GAMES[variant].random_start
-    out = []
-    while len(out) < count:
-        board = engine.Board(variant, start(rng) if start else None)
-        for _ in range(rng.randint(0, plies)):
-            if board.is_game_over():
-                break
-            board.push(rng.choice(board.legal_moves()))
-        if not board.is_game_over():
-            out.append(board)
-    return out
+def random_boards(variant, count, seed):
+    return random_positions(variant, count, seed, plies=80)
 
 
 def install(variant, table, tmp_path, name="w.npz"):

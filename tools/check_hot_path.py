@@ -36,7 +36,8 @@ HOT = {
                 "rule_end", "mobility", "evaluate", "perft", "_op_generate", "_op_captures",
                 "_op_make", "_op_unmake", "_op_evaluate", "_op_rule_end", "t_side_index",
                 "t_side_decode", "t_slice_size", "t_index", "t_decode", "t_lookup", "t_solve",
-                "t_build", "t_probe", "t_verify_range"],
+                "t_build", "t_probe", "t_verify_range", "attacked_checkers", "features",
+                "_op_features", "_game.linear_value"],
     "_superajedrez": ["slide", "rook_att", "bishop_att", "attackers", "bishop_colours",
                       "protected_squares", "king_square", "in_check", "safe_after", "add",
                       "captured_at", "generate", "has_legal_move", "put", "take", "set_reserve",
@@ -44,7 +45,8 @@ HOT = {
                       "evaluate", "perft", "_op_generate", "_op_captures", "_op_has_quiet",
                       "_op_make", "_op_unmake", "_op_evaluate", "_op_rule_end", "_op_in_check",
                       "_op_capture_count", "_op_history_index", "_op_same_move", "_op_make_null",
-                      "_op_unmake_null"],
+                      "_op_unmake_null", "count_terms", "features", "_op_features",
+                      "_game.linear_value"],
     "_superdimensiones": ["bit", "path_push", "path_pop", "path_record", "capture_found",
                           "jump_targets", "jump_dirs", "can_jump", "goes_on", "capture_extend",
                           "init_capsearch", "gen_captures", "keep_obligatory", "ally_reach",
@@ -55,7 +57,9 @@ HOT = {
                           "evaluate", "end_score", "_op_generate", "_op_captures",
                           "_op_has_quiet", "_op_make", "_op_unmake", "_op_evaluate",
                           "_op_end_score", "_op_player", "_op_forced", "_op_is_capture",
-                          "_op_capture_count", "_op_history_index", "_op_same_move"],
+                          "_op_capture_count", "_op_history_index", "_op_same_move",
+                          "seen_by_player_2", "subgame_features", "pieces_on_board", "features",
+                          "_op_features", "_game.linear_value"],
     "_game": ["_perft"],
     "_search": ["now", "side_in_check", "no_move_score", "score_to_tt", "score_from_tt", "tt_probe", "tt_store", "check_limits",
                 "do_move", "undo_move", "is_repetition", "rule_score", "update_pv", "pick_next",
@@ -75,8 +79,10 @@ def main() -> int:
                             str(ROOT / f"{module}.pyx"), "-o", str(c_file)], check=True)
             source = c_file.read_text()
             for fn in functions:
-                pattern = (r"static[^\n;]*__pyx_f_6engine_\d+" + re.escape(module) + "_" +
-                           re.escape(fn) + r"\([^;{]*\)\s*\{(.*?)\n\}\n")
+                # "_game.name": an inline function of another module's .pxd, compiled here.
+                owner, _, name = fn.rpartition(".")
+                pattern = (r"static[^\n;]*__pyx_f_6engine_\d+" + re.escape(owner or module) + "_"
+                           + re.escape(name) + r"\([^;{]*\)\s*\{(.*?)\n\}\n")
                 match = re.search(pattern, source, re.S)
                 if not match:
                     print(f"{module}.{fn}: not found (inlined away or renamed?)")

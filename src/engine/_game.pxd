@@ -6,6 +6,7 @@
 # write arrays of them into the search's buffers. Positions take at most POS_MAX bytes, undo
 # records at most UNDO_MAX bytes, all copied by value.
 from libc.stdint cimport uint8_t, uint64_t
+from libc.stdlib cimport lldiv
 
 ctypedef uint64_t u64
 
@@ -48,7 +49,8 @@ ctypedef struct LinearEval:
 
 cdef inline int linear_value(const LinearEval* L, const Feature* f, int n, int phase) noexcept nogil:
     """White's value in centi-units of the listed features at `phase` (0 ending .. phase_max);
-    truncated towards zero, so that the mirrored position's value is exactly the negation."""
+    truncated towards zero (C's lldiv: a .pxd's inline function does not get its module's
+    cdivision), so that the mirrored position's value is exactly the negation."""
     cdef long long opening = 0, ending = 0
     cdef int i
     if phase > L.phase_max:
@@ -56,10 +58,8 @@ cdef inline int linear_value(const LinearEval* L, const Feature* f, int n, int p
     for i in range(n):
         opening += <long long>L.weights[2 * f[i].row] * f[i].count
         ending += <long long>L.weights[2 * f[i].row + 1] * f[i].count
-    cdef long long total = opening * phase + ending * (L.phase_max - phase)
-    cdef long long unit = <long long>L.phase_max * LINEAR_SCALE
-    # Written out so that the result does not depend on the module's cdivision directive.
-    return <int>(total // unit) if total >= 0 else -<int>((-total) // unit)
+    return <int>lldiv(opening * phase + ending * (L.phase_max - phase),
+                      <long long>L.phase_max * LINEAR_SCALE).quot
 
 
 ctypedef struct SMove:

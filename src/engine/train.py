@@ -123,14 +123,20 @@ class Data:
             diff = w[self.n_pattern:] - self.prior
             loss += self.prior_l2 * float((diff ** 2).sum())
             grad[self.n_pattern:] += 2 * self.prior_l2 * diff
-        if phase_l2:
-            # Opening and ending values stay close unless the data insist: a term seen mostly in
-            # one phase (a king among many men) must not get an extreme value in the other.
-            diff = w[:, 0] - w[:, 1]
-            loss += phase_l2 * float((diff ** 2).sum())
-            grad[:, 0] += 2 * phase_l2 * diff
-            grad[:, 1] -= 2 * phase_l2 * diff
+        loss += phase_penalty(w, grad, phase_l2)
         return loss, grad.ravel()
+
+
+def phase_penalty(w: np.ndarray, grad: np.ndarray, phase_l2: float) -> float:
+    """Opening and ending values stay close unless the data insist: a term seen mostly in one
+    phase (a king among many men) must not get an extreme value in the other. Adds the
+    penalty's gradient to `grad` (rows x 2); returns the penalty."""
+    if not phase_l2:
+        return 0.0
+    diff = w[:, 0] - w[:, 1]
+    grad[:, 0] += 2 * phase_l2 * diff
+    grad[:, 1] -= 2 * phase_l2 * diff
+    return phase_l2 * float((diff ** 2).sum())
 
 
 def material_scale(data: Data) -> float:
@@ -308,11 +314,7 @@ class LinearData:
         diff = w - prior
         loss += l2 * float((diff ** 2).sum())
         grad += 2 * l2 * diff
-        if phase_l2:
-            split = w[:, 0] - w[:, 1]
-            loss += phase_l2 * float((split ** 2).sum())
-            grad[:, 0] += 2 * phase_l2 * split
-            grad[:, 1] -= 2 * phase_l2 * split
+        loss += phase_penalty(w, grad, phase_l2)
         return loss, grad.ravel()
 
 
