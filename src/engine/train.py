@@ -289,9 +289,15 @@ class LinearData:
         self.X, self.phase = linear.features(variant, arrays["position"], arrays["start"])
         self.XT = self.X.T.tocsr()
         self.sign = np.where(arrays["stm"] == 0, 1.0, -1.0)            # White's view -> mover's
-        target = (arrays["result"].astype(np.float64) * self.sign + 1) / 2
+        self.result, self.score = arrays["result"].astype(np.float64), arrays["score"]
+        self.set_target(lam, scale)
+
+    def set_target(self, lam: float, scale: float) -> None:
+        """The result for the side to move (1, 1/2, 0), blended by `lam` with sigmoid(search
+        score / scale)."""
+        target = (self.result * self.sign + 1) / 2
         if lam > 0:
-            target = (1 - lam) * target + lam * _sigmoid(arrays["score"] / scale)
+            target = (1 - lam) * target + lam * _sigmoid(self.score / scale)
         self.target = target
 
     def __len__(self):
@@ -356,9 +362,9 @@ def fit_linear(variant: str, dirs: list, out: str, lam: float = 0.5, l2: float =
     held = split_games(arrays["game"], holdout)
     train_rows = {k: v[~held] for k, v in arrays.items()}
     valid_rows = {k: v[held] for k, v in arrays.items()}
-    probe = LinearData(variant, train_rows, 0.0, 100.0)
-    per_centi = prior_scale(probe, prior)                    # logits per centi-unit
-    train = LinearData(variant, train_rows, lam, 1 / per_centi)
+    train = LinearData(variant, train_rows, 0.0, 100.0)      # results alone, for the scale
+    per_centi = prior_scale(train, prior)                    # logits per centi-unit
+    train.set_target(lam, 1 / per_centi)
     valid = LinearData(variant, valid_rows, lam, 1 / per_centi) if held.any() else None
     start = prior * per_centi
     if report:
