@@ -20,7 +20,10 @@ from . import Board
 from .errors import EngineError
 from .notation import HUB_ALIASES, position_string
 
-HANDSHAKE_TIMEOUT = 20.0
+# An engine's start can be slow on a loaded machine or a cluster worker that is starting its own
+# processes (the CI's Ray match test once took over 20 s beside two busy loops); a hung engine
+# is still found within a minute.
+HANDSHAKE_TIMEOUT = 60.0
 STDERR_LINES = 20           # the end of an engine's error output, kept to explain a failure
 
 
