@@ -192,10 +192,6 @@ cdef class GameBoard:
     def _has_linear(self) -> bool:
         return self.ops.features != NULL and self.ops.learned != NULL
 
-    def _linear_active(self) -> bool:
-        """Whether the variant's search uses learned weights (else its hand-set evaluation)."""
-        return self._has_linear() and self.ops.learned.rows > 0
-
     def _set_linear(self, weights):
         """Make the variant's evaluation the learned one with these weights (int16, rows x 2,
         in 1/LINEAR_SCALE centi-units), checked against the layout by linear.py."""
