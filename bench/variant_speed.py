@@ -22,6 +22,8 @@ PAIRS = [
     ("killer", "international", 7, "W:WK31-K50:BK1-K20", 6),
     ("antidraughts", "international", 7, "W:WK31-K50:BK1-K20", 6),
     ("breakthrough", "international", 7, None, 0),
+    ("frisian", "international", 9, "W:WK46,K50,31-35:BK1,K5,16-20", 6),
+    ("frysk", "frisian", 8, "W:WK46,K50,31-33:BK1,K5,16-18", 7),
 ]
 
 

@@ -13,6 +13,8 @@ DIAG = [(1, 1), (-1, 1), (1, -1), (-1, -1)]
 FWD = [(1, 1), (-1, 1)]
 N, E, W = (0, 1), (1, 0), (-1, 0)
 ORTH = ((0, 1), (0, -1), (1, 0), (-1, 0))
+# Frisian captures along files and ranks too: the next square of the same colour is two away.
+ORTH2 = ((0, 2), (0, -2), (2, 0), (-2, 0))
 
 
 @dataclass(frozen=True)
@@ -24,7 +26,7 @@ class Rules:
     king_dirs: tuple
     flying: bool
     immediate: bool             # immediate removal and (unless turn_back) no 180-degree turn
-    precedence: str             # "free", "quantity", "quality", "king first"
+    precedence: str             # "free", "quantity", "quality", "king first", "italian", "value"
     stop_on_back_row: bool      # a man reaching the far row in a capture stops there
     lateral: bool = False       # Chapinas
     crown_and_continue: bool = False   # Russian: crowned there at once, goes on as a king
@@ -32,6 +34,9 @@ class Rules:
     men_take_kings: bool = True  # Italian: a man never takes a king
     turn_back: bool = False     # Thai: a capture may reverse its direction
     land_behind: bool = False   # Thai: a flying king lands on the square right behind its victim
+    king_captures: tuple = ()   # Frisian: kings capture along more lines than they move
+    king_streak: int = 0        # Frisian: a king makes at most this many quiet moves in a row
+                                # while its side has men
 
 
 RULES = {
@@ -66,8 +71,14 @@ RULES["killer"] = Rules(10, True, tuple(FWD), tuple(DIAG), tuple(DIAG), True, Fa
 # then the sequence that meets a king first.
 RULES["italian"] = Rules(8, False, tuple(FWD), tuple(FWD), tuple(DIAG), False, False, "italian", True,
                          men_take_kings=False)
+# Frisian: International, but men and kings capture along files and ranks too; the capture of
+# the highest value (a king a little less than two men), at equal value a king's; one king at
+# most three quiet moves in a row while its side has men. Frysk! is the same game.
+RULES["frisian"] = RULES["frysk"] = Rules(
+    10, True, tuple(FWD), tuple(DIAG) + ORTH2, tuple(DIAG), True, False, "value", False,
+    king_captures=tuple(DIAG) + ORTH2, king_streak=3)
 CHECKERS_NUMBERING = ("checkers", "brazilian", "russian", "pool", "czech", "thai")
-INTERNATIONAL_NUMBERING = ("international", "antidraughts", "breakthrough", "killer")
+INTERNATIONAL_NUMBERING = ("international", "antidraughts", "breakthrough", "killer", "frisian", "frysk")
 ALGEBRAIC = ("turkish", "gothic-checkers")
 
 
@@ -108,13 +119,27 @@ def number_to_coords(variant: str, n) -> tuple[int, int]:
 
 
 class Position:
-    """pieces: {(file, rank): (colour, is_king)}; colour 0 = White (moves up), 1 = Black."""
+    """pieces: {(file, rank): (colour, is_king)}; colour 0 = White (moves up), 1 = Black.
+    streaks: per colour, (the square of the king that made its side's last quiet moves, how
+    many in a row), or None (Frisian only)."""
 
-    def __init__(self, variant: str, pieces: dict, turn: int):
+    def __init__(self, variant: str, pieces: dict, turn: int, streaks=(None, None)):
         self.variant = variant
         self.rules = RULES[variant]
         self.pieces = dict(pieces)
         self.turn = turn
+        self.streaks = tuple(streaks)
+
+    def _has_men(self, colour) -> bool:
+        return any(c == colour and not k for c, k in self.pieces.values())
+
+    def _held_king(self):
+        """The king that may not make another quiet move, or None."""
+        streak = self.streaks[self.turn]
+        if self.rules.king_streak and streak and streak[1] >= self.rules.king_streak \
+                and self._has_men(self.turn):
+            return streak[0]
+        return None
 
     def on_board(self, f: int, r: int) -> bool:
         rules = self.rules
@@ -141,8 +166,9 @@ class Position:
 
     def quiet_moves(self) -> list[tuple]:
         out = []
+        held = self._held_king()
         for (f, r), (colour, king) in self.pieces.items():
-            if colour != self.turn:
+            if colour != self.turn or (f, r) == held:
                 continue
             if king:
                 for df, dr in self.rules.king_dirs:
@@ -180,6 +206,15 @@ class Position:
                 return (len(caps), self.pieces[seq[0]][1], len(kings), -(kings[0] if kings else 99))
             best = max(score(s) for s in sequences)
             sequences = [s for s in sequences if score(s) == best]
+        elif prec == "value":
+            def score(seq):
+                kings = sum(1 for c in seq[2] if self.pieces[c][1])
+                men = len(seq[2]) - kings
+                # A king is worth less than two men and more than one: compare men + 2 * kings
+                # first, fewer kings at equal count; then a king's capture before a man's.
+                return (men + 2 * kings, -kings, self.pieces[seq[0]][1])
+            best = max(score(s) for s in sequences)
+            sequences = [s for s in sequences if score(s) == best]
         elif prec in ("quantity", "quality"):
             def score(seq):
                 caps = seq[2]
@@ -205,7 +240,8 @@ class Position:
     def _extend(self, start, cur, king, captured, lastdir, out, crowned=False):
         colour = self.turn
         found = False
-        dirs = self.rules.king_dirs if king else self.dirs(self.rules.man_captures, colour)
+        king_dirs = self.rules.king_captures or self.rules.king_dirs
+        dirs = king_dirs if king else self.dirs(self.rules.man_captures, colour)
         for df, dr in dirs:
             if self.rules.immediate and not self.rules.turn_back and lastdir == (-df, -dr):
                 continue
@@ -254,7 +290,7 @@ class Position:
 
     def _can_capture_from(self, start, sq, captured) -> bool:
         """Whether a flying king on sq could jump a live enemy piece."""
-        for df, dr in self.rules.king_dirs:
+        for df, dr in self.rules.king_captures or self.rules.king_dirs:
             x, y = sq[0] + df, sq[1] + dr
             while self.on_board(x, y) and not self._blocked((x, y), start, captured):
                 x, y = x + df, y + dr
@@ -272,7 +308,19 @@ class Position:
         for c in caps:
             del pieces[c]
         pieces[to] = (colour, king or promote)
-        return Position(self.variant, pieces, 1 - self.turn)
+        streaks = list(self.streaks)
+        if self.rules.king_streak:
+            after = Position(self.variant, pieces, 1 - self.turn)
+            mine, theirs = streaks[colour], streaks[1 - colour]
+            if theirs and (theirs[0] not in pieces or not pieces[theirs[0]][1]
+                           or not after._has_men(1 - colour)):
+                streaks[1 - colour] = None         # its king was taken, or it has no man left
+            if king and not caps and after._has_men(colour):
+                count = mine[1] + 1 if mine and mine[0] == frm else 1
+                streaks[colour] = (to, count)
+            else:
+                streaks[colour] = None
+        return Position(self.variant, pieces, 1 - self.turn, streaks)
 
 
 def perft(pos: Position, depth: int) -> int:
@@ -285,12 +333,16 @@ def perft(pos: Position, depth: int) -> int:
 
 
 def from_engine_board(board) -> Position:
-    """Read an engine board through its public piece map only."""
+    """Read an engine board through its public piece map (and Frisian's king streaks) only."""
     pieces = {}
     for square, symbol in board.piece_map().items():
         sym = symbol.split(".")[0]
         pieces[number_to_coords(board.variant, square)] = (0 if sym in "wW" else 1, sym.isupper())
-    return Position(board.variant, pieces, int(board.turn))
+    streaks = [None, None]
+    for colour, streak in enumerate(board.counters.get("king_streak", (None, None))):
+        if streak:
+            streaks[colour] = (number_to_coords(board.variant, streak[0]), streak[1])
+    return Position(board.variant, pieces, int(board.turn), streaks)
 
 
 def move_key(variant: str, move) -> tuple:

@@ -8,7 +8,8 @@ import engine
 from conftest import random_game
 
 VARIANTS = ["international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers", "brazilian",
-            "russian", "pool", "czech", "thai", "italian", "killer", "antidraughts", "breakthrough"]
+            "russian", "pool", "czech", "thai", "italian", "killer", "antidraughts", "breakthrough",
+            "frisian", "frysk"]
 
 
 def snapshot(board):
@@ -177,7 +178,11 @@ def check_game(variant, rng, max_plies=400):
         fen, key = board.fen(), board.zobrist_hash()
         assert key == board.recompute_hash(), fen
         again = engine.Board(variant, fen)
-        assert again.fen() == fen and again.zobrist_hash() == key
+        assert again.fen() == fen
+        # Frisian's count of one king's quiet moves in a row is history, not in the FEN, but in
+        # the key (it changes the legal moves): the keys agree when no king is counting.
+        if not any(board.counters.get("king_streak", ())):
+            assert again.zobrist_hash() == key
         fens.append(fen)
         keys.append(key)
     # Unwind everything: every position and key comes back exactly.
@@ -194,7 +199,7 @@ def test_thousands_of_random_games(variant):
     scratch; every FEN round-trips; no move is listed twice."""
     rng = random.Random(sum(map(ord, variant)))
     plies = sum(check_game(variant, rng) for _ in range(1000))
-    assert plies > 1000 * 40
+    assert plies > 1000 * (25 if variant == "frysk" else 40)     # Frysk!: five men a side
 
 
 def test_random_games_end():

@@ -14,7 +14,7 @@ from engine.match import EngineSpec, GameRecord, Match, TimeControl, pdn
 
 def test_every_variant_has_one_record_and_its_board_plays_it():
     assert engine.variants() == list(games.GAMES)
-    assert len(games.GAMES) == 19
+    assert len(games.GAMES) == 21
     for name, record in games.GAMES.items():
         board = engine.Board(name)
         assert type(board) is record.board and board.variant == name
@@ -28,7 +28,7 @@ def test_every_variant_has_one_record_and_its_board_plays_it():
 def test_the_facts_the_front_ends_read():
     assert games.names(record="PGN") == ["superajedrez"]
     assert games.names(fmjd_results=True) == ["international", "chapinas", "killer", "antidraughts",
-                                              "breakthrough"]
+                                              "breakthrough", "frisian", "frysk"]
     assert HUB_VARIANTS == games.names(hub=True)
     assert "chapinas" not in HUB_VARIANTS and "dipole" not in HUB_VARIANTS
     assert games.names(tables=True) == [

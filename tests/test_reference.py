@@ -8,9 +8,11 @@ import pytest
 
 import engine
 import reference_draughts as ref
+from engine.rulesets import DRAUGHTS_VARIANTS
 
 VARIANTS = ["international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers", "brazilian",
-            "russian", "pool", "czech", "thai", "italian", "killer", "antidraughts", "breakthrough"]
+            "russian", "pool", "czech", "thai", "italian", "killer", "antidraughts", "breakthrough",
+            "frisian", "frysk"]
 
 
 def engine_moves(board):
@@ -47,7 +49,8 @@ def random_placement(variant, rng):
     """A legal random position: 1 to 7 pieces a side, many kings, men never on the row where they
     would have been crowned."""
     size = ref.RULES[variant].size
-    squares = rng.sample(square_names(variant), rng.randint(2, 14))
+    most = min(14, 2 * DRAUGHTS_VARIANTS[variant].max_pieces)
+    squares = rng.sample(square_names(variant), rng.randint(2, most))
     lists = ([], [])
     numbers = [list(range(20)), list(range(20))]
     for i, sq in enumerate(squares):
@@ -115,3 +118,50 @@ def test_many_more_positions(variant):
         compare_tree(random_placement(variant, rng), 2)
     for fen in positions_from_games(variant, rng, 400):
         compare_tree(engine.Board(variant, fen), 3)
+
+
+
+def follow_game(board, rng, plies, keep_on=0.8):
+    """Random moves on the engine's board and the reference's own position side by side, the
+    reference playing each move itself (not rebuilt from the engine's board), so that the rules
+    that depend on the history are compared too; mostly moving on the piece that moved last, so
+    that one king makes several moves in a row. Returns how many positions had a held king."""
+    variant = board.variant
+    pos = ref.from_engine_board(board)
+    last = [None, None]
+    held = 0
+    for _ in range(plies):
+        expected = reference_moves(pos, variant)
+        assert engine_moves(board) == expected, (board.fen(), board.move_stack)
+        if not expected or board.is_game_over():
+            break
+        held += pos._held_king() is not None
+        moves = board.legal_moves()
+        again = [m for m in moves if m.from_square == last[int(board.turn)]]
+        move = rng.choice(again if again and rng.random() < keep_on else moves)
+        last[int(board.turn)] = move.to_square
+        board.push(move)
+        key = (move.from_square, move.to_square, tuple(move.captured))
+        pos = pos.play(next(m for m in pos.legal_moves() if ref.move_key(variant, m) == key))
+    return held
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_games_followed_move_by_move(variant):
+    rng = random.Random(5000 + len(variant))
+    for _ in range(20):
+        follow_game(random_placement(variant, rng), rng, 60)
+
+
+@pytest.mark.parametrize("variant", ["frisian", "frysk"])
+def test_frisian_king_limit_followed_move_by_move(variant):
+    """A king and three men a side, the men on their own back row: kings make many quiet moves
+    in a row, and the limit (three while the side has men) is met and agreed on."""
+    rng = random.Random(6000 + len(variant))
+    held = 0
+    for _ in range(80):
+        kings = rng.sample(range(11, 41), 2)
+        men = ",".join(map(str, rng.sample(range(46, 51), 3))), ",".join(map(str, rng.sample(range(1, 6), 3)))
+        fen = f"W:WK{kings[0]},{men[0]}:BK{kings[1]},{men[1]}"
+        held += follow_game(engine.Board(variant, fen), rng, 80, keep_on=0.95)
+    assert held > 20

@@ -12,7 +12,8 @@ from engine import pdn
 from engine.hub import HUB_ALIASES, HUB_VARIANTS
 from engine.types import Termination
 
-NEW = ["brazilian", "russian", "pool", "czech", "thai", "italian", "killer", "antidraughts", "breakthrough"]
+NEW = ["brazilian", "russian", "pool", "czech", "thai", "italian", "killer", "antidraughts", "breakthrough",
+       "frisian", "frysk"]
 
 
 def moves(variant, fen):
@@ -117,6 +118,73 @@ def test_breakthrough_first_king_wins():
     assert result.mate == 1 and str(result.best_move) in ("7-1", "7-2")
 
 
+# Frisian draughts: International's board and numbering (28 = e5, 29 = g5, 18 = e7, 46 = a1).
+def test_frisian_men_capture_along_ranks_and_files():
+    assert moves("frisian", "W:W28:B29") == [("28x30", [29], False)]          # over g5 to i5
+    assert moves("frisian", "W:W28:B18") == [("28x8", [18], False)]           # over e7 to e9
+    assert moves("frisian", "W:W28:B29,18,K30") == [("28x8", [18], False)]    # i5 is taken
+    assert moves("international", "W:W28:B29") == [("28-22", [], False), ("28-23", [], False)]
+
+
+def test_frisian_flying_king_turns_onto_a_file():
+    # a1 takes c3 along the long diagonal, lands on i9 and flies down the i-file over i3 to i1:
+    # the two men come before International's one.
+    assert moves("frisian", "W:WK46,45:B37,40") == [("46x50", [37, 40], False)]
+    assert ("45x34", [40], False) in moves("international", "W:WK46,45:B37,40")
+
+
+def test_frisian_highest_value_first():
+    # A king is worth more than a man: e5 takes the king on g5 rather than a man.
+    assert moves("frisian", "W:W28,48:BK29,42,32") == [("28x30", [29], False)]
+    # Two men are worth more than a king: g1 takes h2 and i5 rather than e5 the king on e7.
+    assert moves("frisian", "W:W28,49:BK18,44,30") == [("49x20", [30, 44], False)]
+    # At equal value the king's capture comes first (e5 could take g5 too).
+    assert moves("frisian", "W:W28,K46:B29,37") == [("46x32", [37], False)]
+
+
+def test_frisian_a_king_moves_at_most_three_times_in_a_row():
+    board = engine.Board("frisian", "W:WK46,49:B3")
+    for move in ["46-41", "3-8", "41-46", "8-12", "46-41", "12-17"]:
+        board.push(move)
+    assert board.counters["king_streak"] == ((41, 3), None)
+    assert sorted(map(str, board.legal_moves())) == ["49-43", "49-44"]      # the king is held
+    board.push("49-44")
+    board.push("17-22")
+    assert "41-46" in map(str, board.legal_moves())                          # free again
+    board.pop()
+    board.pop()
+    assert board.counters["king_streak"] == ((41, 3), None)
+    # A side with kings only has no limit; nor has International.
+    board = engine.Board("frisian", "W:WK46:B3")
+    for move in ["46-41", "3-8", "41-46", "8-12", "46-41", "12-17"]:
+        board.push(move)
+    assert "41-46" in map(str, board.legal_moves())
+    board = engine.Board("international", "W:WK46,49:B3")
+    for move in ["46-41", "3-8", "41-46", "8-12", "46-41", "12-17"]:
+        board.push(move)
+    assert "41-46" in map(str, board.legal_moves())
+
+
+def test_frisian_endings():
+    # One king against one, no capture: drawn at once; with a capture the game goes on.
+    assert engine.Board("frisian", "W:WK46:BK5").outcome().termination == Termination.ONE_AGAINST_ONE
+    assert engine.Board("frisian", "W:WK46:BK37").outcome() is None
+    # Two kings against one: seven moves each to win. (The lone king on j10 and i9 is never on
+    # a line with a free square behind it; no position comes a third time.)
+    board = engine.Board("frisian", "W:WK45,K36:BK5")
+    cycle = ["45-50", "5-10", "36-31", "10-5", "50-45", "5-10", "31-36", "10-5"]
+    for i, move in enumerate(cycle + cycle[:6]):
+        assert board.outcome() is None, i
+        board.push(move)
+    assert board.outcome().termination == Termination.SEVEN_MOVES and board.result() == "1/2-1/2"
+
+
+def test_frysk_starts_with_five_men_on_the_back_row():
+    board = engine.Board("frysk")
+    assert board.fen() == "W:W46,47,48,49,50:B1,2,3,4,5"
+    assert engine.perft(board, 3) == 657
+
+
 @pytest.mark.parametrize("variant", NEW)
 def test_start_fen_round_trip_and_a_short_game(variant):
     board = engine.Board(variant)
@@ -135,9 +203,12 @@ def test_names_other_programs_use():
     assert pdn.read_game('[GameType "26"]\n*\n').variant == "brazilian"
     assert pdn.read_game('[GameType "23"]\n*\n').variant == "pool"
     assert pdn.read_game('[GameType "29"]\n*\n').variant == "czech"
+    assert pdn.read_game('[GameType "40"]\n*\n').variant == "frisian"
 
 
 def test_no_tables_where_no_move_does_not_lose():
     from engine.egdb import table_variants
     assert "russian" in table_variants() and "czech" in table_variants()
     assert "antidraughts" not in table_variants() and "breakthrough" not in table_variants()
+    # Frisian's king limit is history the tables' positions do not hold.
+    assert "frisian" not in table_variants() and "frysk" not in table_variants()

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent / "src" / "engine"
 HOT = {
     "_draughts": ["step", "nearest", "add_capture", "man_captures", "king_captures", "continuing_landings", "flying_victim",
                   "men_that_capture", "gen_captures", "king_slide", "has_capture", "side_can_capture",
-                  "add_targets", "gen_quiet",
+                  "add_targets", "free_kings", "gen_quiet", "count_streak", "_streak_key",
                   "generate", "count_moves", "capture_paths", "special_condition", "make",
                   "unmake", "compute_key", "rule_draw", "perft", "evaluate",
                   "_number_sum", "region_index", "man_attacked", "dense_terms", "lone_king_holds",

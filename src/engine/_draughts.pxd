@@ -6,8 +6,8 @@ from ._game cimport GameBoard, GameOps, SMove
 
 cdef enum:
     MAX_MOVES = 512        # per position; generators never write past it
-    NDIR = 10              # see geometry.DIRECTIONS
-    MAX_VARIANTS = 16
+    NDIR = 12              # see geometry.DIRECTIONS
+    MAX_VARIANTS = 24
     MAX_REGIONS = 32       # learned evaluation: regions of the board (see patterns.py)
     REGION_SQUARES = 8     # squares of a region: 3^8 = 6561 contents
     N_DENSE = 12           # learned evaluation: whole-board terms (patterns.DENSE_TERMS)
@@ -19,6 +19,7 @@ cdef enum:
     PREC_QUALITY = 2
     PREC_KING_FIRST = 3
     PREC_ITALIAN = 4
+    PREC_FRISIAN = 5
     PROMO_STOP = 0
     PROMO_CONTINUE = 1
     PROMO_KING = 2
@@ -41,6 +42,7 @@ cdef enum:
     END_LONE_PIECE = 10      # Turkish: one piece against two or more with a king: a loss
     END_ONE_AGAINST_ONE = 11 # Turkish: one piece each and no capture: a draw
     END_FIRST_KING = 17      # breakthrough: the other side has crowned a king: a loss
+    END_SEVEN_MOVES = 19     # Frisian: two kings against one not won within 7 moves each
 
 ctypedef struct Rules:
     int nsq
@@ -57,8 +59,10 @@ ctypedef struct Rules:
     int n_man_move
     int man_cap[2][8]
     int n_man_cap
-    int king_dir[8]
+    int king_dir[8]           # a king's quiet moves
     int n_king_dir
+    int king_cap[8]           # a king's captures (Frisian: the orthogonals too)
+    int n_king_cap
     int flying
     int immediate             # pieces taken leave the board at once
     int no_turn_back          # a capture may not reverse its direction (Turkish)
@@ -71,6 +75,9 @@ ctypedef struct Rules:
     int track                 # Killer or Italian: captures keep their last piece and first king
     int must_go_on            # flying kings under free choice must land where they can go on
     int lateral               # Chapinas' sideways king step on the far row
+    int king_streak           # Frisian: quiet moves one king may make in a row while its side
+                              # has men (0: no limit)
+    int frisian_endings       # Frisian: 2 kings v 1 in 7 moves each; 1 king v 1: drawn
     int numbered
     int king_moves_limit
     int capture_limit
@@ -134,6 +141,8 @@ ctypedef struct Pos:
     int since_material        # plies since the last capture or promotion
     int special               # Forzosa / Saque counter in plies, -1 when not running
     int8_t num[64]            # Chapinas piece numbers (stale where no piece stands)
+    int8_t wolf[2]            # Frisian: the king that made each side's last quiet moves
+    int8_t streak[2]          # and how many in a row (0: none counted)
 
 ctypedef struct Move:
     u64 captured
@@ -149,6 +158,8 @@ ctypedef struct Undo:
     int since_material
     int special
     int8_t num_to
+    int8_t wolf[2]
+    int8_t streak[2]
 
 cdef const Rules* rules_for(int variant_id) noexcept nogil
 cdef int generate(const Pos* p, const Rules* R, Move* out) noexcept nogil

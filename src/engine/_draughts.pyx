@@ -16,10 +16,12 @@ from ._game cimport RULE_NONE, RULE_DRAW, RULE_LOSS, RULE_WIN, UNDO_MAX, POS_MAX
 cdef Rules RULES[MAX_VARIANTS]
 cdef int N_RULES = 0
 
-# Zobrist keys: [side][is king][bit], the side to move, and Chapinas' piece numbers.
+# Zobrist keys: [side][is king][bit], the side to move, Chapinas' piece numbers, and Frisian's
+# count of one king's quiet moves in a row ([side][count][the king's bit]).
 cdef u64 Z_PIECE[2][2][64]
 cdef u64 Z_NUMBER[20][64]
 cdef u64 Z_SIDE
+cdef u64 Z_STREAK[2][4][64]
 
 
 cdef void _init_zobrist():
@@ -34,6 +36,10 @@ cdef void _init_zobrist():
             Z_NUMBER[k][b] = splitmix64(&state)
     global Z_SIDE
     Z_SIDE = splitmix64(&state)
+    for s in range(2):
+        for k in range(1, 4):
+            for b in range(64):
+                Z_STREAK[s][k][b] = splitmix64(&state)
 
 
 _init_zobrist()
@@ -84,6 +90,14 @@ def register_rules(spec) -> int:
     R.n_king_dir = len(spec.king_dirs)
     for i, d in enumerate(spec.king_dirs):
         R.king_dir[i] = d
+    king_captures = spec.king_capture_dirs or spec.king_dirs
+    R.n_king_cap = len(king_captures)
+    for i, d in enumerate(king_captures):
+        R.king_cap[i] = d
+    if not 0 <= spec.king_streak <= 3:
+        raise ValueError("king_streak: 0 to 3 quiet moves in a row")
+    R.king_streak = spec.king_streak
+    R.frisian_endings = spec.frisian_endings
     R.flying = spec.flying_kings
     R.immediate = spec.immediate_removal
     R.no_turn_back = 1 if spec.immediate_removal and not spec.turn_back else 0
@@ -180,6 +194,11 @@ cdef void add_capture(Gen* g, int to, u64 captured, int promote) noexcept nogil:
         score = bb_popcount(captured) * 64 + bb_popcount(captured & g.enemy_kings)
     elif g.R.precedence == PREC_KING_FIRST:
         score = g.mover_king
+    elif g.R.precedence == PREC_FRISIAN:
+        # The highest value, a king worth a little less than two men; at equal value a king's
+        # capture first (the weights Scan uses: 64 a man, 126 a king).
+        score = bb_popcount(captured & ~g.enemy_kings) * 64 \
+            + bb_popcount(captured & g.enemy_kings) * 126 + g.mover_king
     elif g.R.precedence == PREC_ITALIAN:
         # The most pieces; then with a king; then the most kings; then a king taken earliest.
         score = (bb_popcount(captured) << 14) + (g.mover_king << 13) \
@@ -244,8 +263,8 @@ cdef void king_captures(Gen* g, int cur, u64 captured, int lastdir) noexcept nog
     cdef u64 blk, vb, beyond, land, saved_victim = 0, saved_behind = 0
     cdef int saved_first = 64
     cdef u64 occ = g.occ & ~captured if R.immediate else g.occ
-    for i in range(R.n_king_dir):
-        d = R.king_dir[i]
+    for i in range(R.n_king_cap):
+        d = R.king_cap[i]
         if R.no_turn_back and lastdir >= 0 and d == R.opposite[lastdir]:
             continue
         if R.flying and R.land_behind:
@@ -322,8 +341,8 @@ cdef u64 continuing_landings(Gen* g, u64 land, u64 captured, int lastdir) noexce
     while rest:
         l = bb_lsb(rest)
         rest &= rest - 1
-        for i in range(R.n_king_dir):
-            d = R.king_dir[i]
+        for i in range(R.n_king_cap):
+            d = R.king_cap[i]
             if d == R.opposite[lastdir]:
                 continue              # back along the line: the piece just taken blocks it
             vb = flying_victim(g, occ, captured, l, d)
@@ -413,8 +432,8 @@ cdef int side_can_capture(const Pos* p, const Rules* R, int us) noexcept nogil:
     while kings:
         k = bb_lsb(kings)
         kings &= kings - 1
-        for i in range(R.n_king_dir):
-            d = R.king_dir[i]
+        for i in range(R.n_king_cap):
+            d = R.king_cap[i]
             if R.flying:
                 ray = R.ray[d][k]
                 blk = ray & occ
@@ -445,12 +464,21 @@ cdef inline int add_targets(Move* out, int n, u64 targets, int delta, u64 promo)
     return n
 
 
+cdef inline u64 free_kings(const Pos* p, const Rules* R, int us) noexcept nogil:
+    """The kings of side `us` that may make a quiet move: all of them, but in Frisian draughts
+    the king that has just made `king_streak` quiet moves in a row while its side has men."""
+    cdef u64 kings = p.pieces[us] & p.kings
+    if R.king_streak and p.streak[us] >= R.king_streak and (p.pieces[us] & ~p.kings):
+        kings &= ~((<u64>1) << p.wolf[us])
+    return kings
+
+
 cdef int gen_quiet(const Pos* p, const Rules* R, Move* out) noexcept nogil:
     cdef int us = p.stm, i, d, k, n = 0
     cdef u64 occ = p.pieces[0] | p.pieces[1]
     cdef u64 empty = R.valid & ~occ
     cdef u64 men = p.pieces[us] & ~p.kings
-    cdef u64 kings = p.pieces[us] & p.kings, kk, t
+    cdef u64 kings = free_kings(p, R, us), kk, t
     for i in range(R.n_man_move):
         d = R.man_move[us][i]
         n = add_targets(out, n, step(R, men, d) & empty, R.delta[d], R.promo[us])
@@ -498,7 +526,7 @@ cdef int count_moves(const Pos* p, const Rules* R, Move* scratch) noexcept nogil
     cdef u64 occ = p.pieces[0] | p.pieces[1]
     cdef u64 empty = R.valid & ~occ
     cdef u64 men = p.pieces[us] & ~p.kings
-    cdef u64 kings = p.pieces[us] & p.kings, kk
+    cdef u64 kings = free_kings(p, R, us), kk
     for i in range(R.n_man_move):
         n += bb_popcount(step(R, men, R.man_move[us][i]) & empty)
     if R.flying:
@@ -588,6 +616,10 @@ cdef void make(Pos* p, const Rules* R, const Move* m, Undo* u) noexcept nogil:
     u.special = p.special
     u.captured_kings = m.captured & p.kings
     u.num_to = p.num[m.to]
+    u.wolf[0] = p.wolf[0]
+    u.wolf[1] = p.wolf[1]
+    u.streak[0] = p.streak[0]
+    u.streak[1] = p.streak[1]
 
     if m.captured:
         c = m.captured
@@ -618,6 +650,10 @@ cdef void make(Pos* p, const Rules* R, const Move* m, Undo* u) noexcept nogil:
         num = p.num[m.frm]
         key ^= Z_NUMBER[num][m.frm] ^ Z_NUMBER[num][m.to]
         p.num[m.to] = num
+    if R.king_streak:
+        key ^= _streak_key(p, us) ^ _streak_key(p, them)
+        count_streak(p, m, was_king, us)
+        key ^= _streak_key(p, us) ^ _streak_key(p, them)
     p.key = key
     p.stm = them
     if R.forzosa or R.saque:
@@ -650,6 +686,32 @@ cdef void unmake(Pos* p, const Rules* R, const Move* m, const Undo* u) noexcept 
     p.since_capture = u.since_capture
     p.since_material = u.since_material
     p.special = u.special
+    p.wolf[0] = u.wolf[0]
+    p.wolf[1] = u.wolf[1]
+    p.streak[0] = u.streak[0]
+    p.streak[1] = u.streak[1]
+
+
+cdef inline u64 _streak_key(const Pos* p, int side) noexcept nogil:
+    return Z_STREAK[side][p.streak[side]][p.wolf[side]] if p.streak[side] else 0
+
+
+cdef inline void count_streak(Pos* p, const Move* m, int was_king, int us) noexcept nogil:
+    """Frisian: after move m of side `us` (already on the board), each side's count of one
+    king's quiet moves in a row. The mover's grows with a quiet move of the same king while it
+    has men, and restarts with any other move; the other side's ends when its king is taken or
+    it has no man left (then the limit no longer applies)."""
+    cdef int them = us ^ 1
+    if p.streak[them] and (not ((p.pieces[them] & p.kings) >> p.wolf[them]) & 1
+                           or not (p.pieces[them] & ~p.kings)):
+        p.streak[them] = 0
+    if was_king and not m.captured and (p.pieces[us] & ~p.kings):
+        if not (p.streak[us] and p.wolf[us] == m.frm):
+            p.streak[us] = 0
+        p.streak[us] += 1
+        p.wolf[us] = <int8_t>m.to
+    else:
+        p.streak[us] = 0
 
 
 cdef u64 compute_key(const Pos* p, const Rules* R) noexcept nogil:
@@ -663,6 +725,8 @@ cdef u64 compute_key(const Pos* p, const Rules* R) noexcept nogil:
             key ^= Z_PIECE[s][(p.kings >> b) & 1][b]
             if R.numbered:
                 key ^= Z_NUMBER[p.num[b]][b]
+    if R.king_streak:
+        key ^= _streak_key(p, 0) ^ _streak_key(p, 1)
     return key
 
 
@@ -684,6 +748,15 @@ cdef int rule_draw(const Pos* p, const Rules* R) noexcept nogil:
             g.path_mode = 0
             if gen_captures(p, R, buf, &g) == 0:
                 return END_ONE_AGAINST_ONE
+    if R.frisian_endings and p.kings == (p.pieces[0] | p.pieces[1]):
+        mine = bb_popcount(p.pieces[p.stm])
+        theirs = bb_popcount(p.pieces[p.stm ^ 1])
+        if mine == 1 and theirs == 1:
+            g.path_mode = 0
+            if gen_captures(p, R, buf, &g) == 0:
+                return END_ONE_AGAINST_ONE
+        if (mine == 1 and theirs == 2 or mine == 2 and theirs == 1) and p.since_material >= 14:
+            return END_SEVEN_MOVES
     if R.king_moves_limit and p.reversible >= R.king_moves_limit:
         return END_KING_MOVES
     if R.capture_limit and p.since_capture >= R.capture_limit:

@@ -404,13 +404,21 @@ cdef class DraughtsBoard(GameBoard):
     @property
     def counters(self) -> dict:
         """The plies behind the draw rules: since the last capture or man move, since the last
-        capture, since the material last changed, and the Forzosa/Saque count (-1 if none)."""
-        return {
+        capture, since the material last changed, and the Forzosa/Saque count (-1 if none).
+        Frisian adds ``king_streak``: per side, (the square of the king that made the side's
+        last quiet moves, how many in a row) or None."""
+        out = {
             "reversible": self.pos.reversible,
             "since_capture": self.pos.since_capture,
             "since_material": self.pos.since_material,
             "special": self.pos.special,
         }
+        if self.R.king_streak:
+            names = self.spec.square_names
+            out["king_streak"] = tuple(
+                ((int(names[self.pos.wolf[s]]) if self.spec.numbered else names[self.pos.wolf[s]]),
+                 self.pos.streak[s]) if self.pos.streak[s] else None for s in range(2))
+        return out
 
     def piece_map(self) -> dict:
         """{square: 'w' | 'b' (men) | 'W' | 'B' (kings)}; Chapinas adds '.n' piece numbers."""

@@ -20,7 +20,7 @@ cdef int _op_has_quiet_move(const void* ctx, const void* pos) noexcept nogil:
     cdef const Pos* p = <const Pos*>pos
     cdef int us = p.stm, i
     cdef u64 empty = R.valid & ~(p.pieces[0] | p.pieces[1])
-    cdef u64 men = p.pieces[us] & ~p.kings, kings = p.pieces[us] & p.kings
+    cdef u64 men = p.pieces[us] & ~p.kings, kings = free_kings(p, R, us)
     for i in range(R.n_man_move):
         if step(R, men, R.man_move[us][i]) & empty:
             return 1

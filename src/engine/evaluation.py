@@ -37,7 +37,7 @@ DRAUGHTS_WEIGHTS = {
     # Italian: short kings that men cannot take.
     "italian": dict(lone_king_draw=1, man=100, king=180, tempo=2, back_rank=10, centre=6, balance=-2,
                     king_mobility=3, runaway=(0, 60, 35, 15)),
-    # Killer: International's weights (below).
+    # Killer, Frisian and Frysk!: International's weights (below).
     # Antidraughts: a piece is a burden (the side that runs out of moves wins); no draw by a lone
     # king, no bonus for advancing or crowning.
     "antidraughts": dict(lone_king_draw=0, man=-100, king=-150, tempo=0, back_rank=0, centre=0, balance=0,
@@ -48,7 +48,8 @@ DRAUGHTS_WEIGHTS = {
 }
 for _name in ("brazilian", "russian", "pool", "czech", "thai"):
     DRAUGHTS_WEIGHTS[_name] = DRAUGHTS_WEIGHTS["spanish"]
-DRAUGHTS_WEIGHTS["killer"] = DRAUGHTS_WEIGHTS["international"]
+for _name in ("killer", "frisian", "frysk"):
+    DRAUGHTS_WEIGHTS[_name] = DRAUGHTS_WEIGHTS["international"]
 
 # Dipole (RULES.md §8), in hundredths of a checker: a checker on the board, per checker and row
 # advanced (the tempo towards bearing off), per checker of a stack the side to move can capture at

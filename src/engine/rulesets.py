@@ -11,12 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable
 
-from .geometry import E, N, NE, NW, S, SE, SW, W, Geometry, algebraic, build_geometry
+from .geometry import E, E2, N, N2, NE, NW, S, S2, SE, SW, W, W2, Geometry, algebraic, build_geometry
 
 # Capture precedence: free choice; the most pieces; the most pieces, then the most kings
 # (Spanish); a king's capture before a man's, then free choice (Czech); the most pieces, then
-# with a king, then the most kings, then the king taken earliest (Italian).
-FREE, QUANTITY, QUALITY, KING_FIRST, ITALIAN = 0, 1, 2, 3, 4
+# with a king, then the most kings, then the king taken earliest (Italian); the highest value,
+# a king worth a little less than two men, then with a king (Frisian).
+FREE, QUANTITY, QUALITY, KING_FIRST, ITALIAN, VALUE = 0, 1, 2, 3, 4, 5
 # A man that reaches the far row in the middle of a capture: stops there and is crowned; goes
 # on capturing as a man (crowned only if it ends there); is crowned at once and goes on
 # capturing as a king (Russian).
@@ -81,6 +82,10 @@ class DraughtsVariant:
     flying_kings: bool
     precedence: int
     promotion_in_capture: int
+    king_capture_dirs: tuple[int, ...] = ()   # when kings capture along more lines than they
+                                              # move (Frisian); () = king_dirs
+    king_streak: int = 0              # Frisian: quiet moves one king may make in a row while
+                                      # its side has men (0 = no limit)
     immediate_removal: bool = False   # Turkish, Thai: pieces taken leave the board at once
     turn_back: bool = False           # Thai: under immediate removal a capture may reverse (not Turkish)
     land_behind: bool = False         # Thai: a flying king lands right behind the piece it takes
@@ -95,6 +100,7 @@ class DraughtsVariant:
     saque_de_peon: bool = False
     value_tiebreak: bool = False      # Chapinas: draws decided by the sum of piece numbers
     turkish_endings: bool = False     # lone-piece loss, one-against-one draw
+    frisian_endings: bool = False     # two kings v one: 7 moves each; one king v one: drawn
     main_diagonal: tuple[int, ...] = ()
     win_rule: int = NORMAL
     killer: bool = False              # a capture whose last piece taken is a king ends right behind it
@@ -242,6 +248,18 @@ _register(replace(
     _INTERNATIONAL, name="breakthrough",
     title="Breakthrough draughts (International rules; the first king wins)", king_moves_limit=0,
     fmjd_endgames=False, win_rule=FIRST_KING, has_tables=False))
+# Frisian: men and kings capture along the files and ranks too (over the next square of their
+# colour: two squares along a line), the highest value first, a king limited to three quiet moves
+# in a row while its side has men. Frysk! is Frisian with five men each on the back row.
+_FRISIAN = replace(
+    _INTERNATIONAL, name="frisian", title="Frisian draughts",
+    man_capture_dirs=DIAGONALS + (E2, W2, N2, S2), king_capture_dirs=DIAGONALS + (E2, W2, N2, S2),
+    precedence=VALUE, king_streak=3, king_moves_limit=0, fmjd_endgames=False,
+    frisian_endings=True, has_tables=False)
+_register(_FRISIAN)
+_register(replace(
+    _FRISIAN, name="frysk", title="Frysk! (Frisian draughts with five men each)",
+    start_fen="W:W46-50:B1-5", max_pieces=5))
 
 
 @dataclass

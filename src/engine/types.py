@@ -42,6 +42,7 @@ class Termination(enum.Enum):
     SUB_GAMES = 16          # Super Dimensiones: both sub-games have ended
     FIRST_KING = 17         # breakthrough: the other side crowned a king first
     GAME_RULE = 18          # a rule of a game added by another package (Outcome.detail says which)
+    SEVEN_MOVES = 19        # Frisian: two kings against one not won within 7 moves each
 
     @property
     def description(self) -> str:
@@ -66,6 +67,7 @@ _DESCRIPTIONS = {
     Termination.FIFTY_MOVES: "50 moves without capture, pawn move or placement",
     Termination.SUB_GAMES: "both sub-games ended",
     Termination.FIRST_KING: "a king crowned",
+    Termination.SEVEN_MOVES: "two kings against one not won in 7 moves",
     Termination.GAME_RULE: "a rule of the game",
 }
 
