@@ -149,6 +149,14 @@ def test_a_capture_by_its_two_ends_and_a_move_by_dragging(site, browser):
     until(browser, lambda d: page_state(d)["line"] == ["32-28"], "the dragged move")
 
 
+def test_a_capture_that_comes_back_over_its_landing_square(site, browser):
+    # Frisian: the man on 26 takes 31, then 38 along the rank, 33 and 32, landing on 37 twice;
+    # its two ends still play it.
+    open_game(browser, site, "frisian", "B:W31,32,33,38,50:B26,1")
+    play_by_clicks(browser, "26x37", path=["26", "37"])
+    assert page_state(browser)["fen"] == "W:W50:B1,37"
+
+
 def test_legal_destinations_are_highlighted_and_a_choice_is_offered(site, browser):
     open_game(browser, site, "international")
     click_token(browser, "32")

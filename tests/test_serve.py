@@ -321,8 +321,10 @@ def clicked(moves, tokens):
             if not path or path[0] != tokens[0]:
                 continue
             at, ok = 1, True
-            for token in tokens[1:]:
-                if move["skip"] and token in path[at:]:
+            for i, token in enumerate(tokens[1:], 1):
+                if move["skip"] and i == len(tokens) - 1 and token == path[-1]:
+                    at = len(path)                  # the end completes it
+                elif move["skip"] and token in path[at:]:
                     at = path.index(token, at) + 1
                 elif not move["skip"] and at < len(path) and path[at] == token:
                     at += 1

@@ -134,11 +134,15 @@ async function applySettings() {
 
 function advance(path, skip, tokens) {
   // How far `tokens` go along `path` (the index of the next token), or -1 if they leave it.
-  // With `skip`, landing squares may be left out (a capture entered by its two ends).
+  // With `skip`, landing squares may be left out (a capture entered by its two ends); a last
+  // token that is the path's end completes it even where the path passed that square before
+  // (a Frisian capture can come back over its own landing square).
   if (!path.length || path[0] !== tokens[0]) return -1;
   let next = 1;
-  for (const token of tokens.slice(1)) {
+  for (const [i, token] of tokens.entries()) {
+    if (i === 0) continue;
     if (skip) {
+      if (i === tokens.length - 1 && token === path[path.length - 1]) return path.length;
       const at = path.indexOf(token, next);
       if (at < 0) return -1;
       next = at + 1;
