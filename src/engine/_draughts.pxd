@@ -19,7 +19,7 @@ cdef enum:
     PREC_QUALITY = 2
     PREC_KING_FIRST = 3
     PREC_ITALIAN = 4
-    PREC_FRISIAN = 5
+    PREC_VALUE = 5
     PROMO_STOP = 0
     PROMO_CONTINUE = 1
     PROMO_KING = 2

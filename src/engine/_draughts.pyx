@@ -194,7 +194,7 @@ cdef void add_capture(Gen* g, int to, u64 captured, int promote) noexcept nogil:
         score = bb_popcount(captured) * 64 + bb_popcount(captured & g.enemy_kings)
     elif g.R.precedence == PREC_KING_FIRST:
         score = g.mover_king
-    elif g.R.precedence == PREC_FRISIAN:
+    elif g.R.precedence == PREC_VALUE:
         # The highest value, a king worth a little less than two men; at equal value a king's
         # capture first (the weights Scan uses: 64 a man, 126 a king).
         score = bb_popcount(captured & ~g.enemy_kings) * 64 \
@@ -734,28 +734,24 @@ cdef int rule_draw(const Pos* p, const Rules* R) noexcept nogil:
     """The rule that ends the game here, or END_NONE: END_LONE_PIECE is a loss for the side to
     move, every other code a draw. Repetition is checked by whoever keeps the history of keys;
     having no pieces or no move is checked before this."""
-    cdef int s, nk, total, mine, theirs
+    cdef int s, nk, total, mine, theirs, kings_only
     cdef Move buf[MAX_MOVES]
     cdef Gen g
     if R.win_rule == WIN_FIRST_KING and (p.pieces[p.stm ^ 1] & p.kings):
         return END_FIRST_KING
-    if R.turkish_endings:
+    # Frisian's endings count kings only; Turkish's any pieces.
+    kings_only = p.kings == (p.pieces[0] | p.pieces[1])
+    if R.turkish_endings or (R.frisian_endings and kings_only):
         mine = bb_popcount(p.pieces[p.stm])
         theirs = bb_popcount(p.pieces[p.stm ^ 1])
-        if mine == 1 and theirs >= 2 and (p.pieces[p.stm ^ 1] & p.kings):
+        if R.turkish_endings and mine == 1 and theirs >= 2 and (p.pieces[p.stm ^ 1] & p.kings):
             return END_LONE_PIECE
         if mine == 1 and theirs == 1:
             g.path_mode = 0
             if gen_captures(p, R, buf, &g) == 0:
                 return END_ONE_AGAINST_ONE
-    if R.frisian_endings and p.kings == (p.pieces[0] | p.pieces[1]):
-        mine = bb_popcount(p.pieces[p.stm])
-        theirs = bb_popcount(p.pieces[p.stm ^ 1])
-        if mine == 1 and theirs == 1:
-            g.path_mode = 0
-            if gen_captures(p, R, buf, &g) == 0:
-                return END_ONE_AGAINST_ONE
-        if (mine == 1 and theirs == 2 or mine == 2 and theirs == 1) and p.since_material >= 14:
+        if R.frisian_endings and (mine == 1 and theirs == 2 or mine == 2 and theirs == 1) \
+                and p.since_material >= 14:
             return END_SEVEN_MOVES
     if R.king_moves_limit and p.reversible >= R.king_moves_limit:
         return END_KING_MOVES

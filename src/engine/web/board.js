@@ -139,8 +139,8 @@ function advance(path, skip, tokens) {
   // (a Frisian capture can come back over its own landing square).
   if (!path.length || path[0] !== tokens[0]) return -1;
   let next = 1;
-  for (const [i, token] of tokens.entries()) {
-    if (i === 0) continue;
+  for (let i = 1; i < tokens.length; i++) {
+    const token = tokens[i];
     if (skip) {
       if (i === tokens.length - 1 && token === path[path.length - 1]) return path.length;
       const at = path.indexOf(token, next);
