@@ -196,10 +196,13 @@ def test_analysis_lines_navigation_flip_and_export(site, browser):
     assert page_state(browser)["fen"] == engine.Board("international").fen()
     browser.find_element(By.ID, "last").click()
     until(browser, lambda d: page_state(d)["cursor"] == 2, "the last move shown")
-    svg_before = browser.find_element(By.CSS_SELECTOR, "#board svg").get_attribute("outerHTML")
+    # Square 1 is at the top of the board, and at its bottom once flipped. Read in one script:
+    # the page redraws its board while the analysis runs, so a found element may be gone at once.
+    square_one_y = ("return Number(document.querySelector("
+                    "'#board rect[data-square=\"1\"]').getAttribute('y'))")
+    top = browser.execute_script(square_one_y)
     browser.find_element(By.ID, "flip").click()
-    until(browser, lambda d: d.find_element(By.CSS_SELECTOR, "#board svg").get_attribute("outerHTML")
-          != svg_before, "the flipped board")
+    until(browser, lambda d: d.execute_script(square_one_y) > top, "the flipped board")
     browser.find_element(By.ID, "copy-record").click()
     until(browser, lambda d: "1. 32-28 18-23" in d.find_element(By.ID, "export").get_attribute("value"),
           "the game record")
