@@ -2,13 +2,19 @@
 nodes per second when it probes each kind.
 
     python bench/egdb_compress.py --variant international --raw DIR [--packed DIR2]
-                                  [--positions 40] [--movetime 0.5] [--seed 1]
+                                  [--positions 40] [--movetime 0.5] [--moves 1] [--seed 1]
 
 DIR holds raw tables (``egdb build``); DIR2 (default: a copy of DIR made and compressed here)
 holds the same slices compressed. The search runs from random positions with one or two pieces
 more than the tables hold (so that nearly every capture lands in them), alternating raw and
 compressed position by position, the same time each; the figure is the ratio of the total nodes
-per second, compressed to raw, with the table hits per second of each."""
+per second, compressed to raw, with the table hits per second of each.
+
+With ``--moves 1`` every search starts from a position unrelated to the one before: nearly every
+block of the compressed tables it reads is inflated for the first time (the cold case). With
+``--moves K`` each position is played on for K moves, both sides searching, the hash table
+cleared only at the start, as an engine plays a game (the blocks a search inflated serve the
+next ones); raw and compressed each play their own continuation."""
 
 from __future__ import annotations
 
@@ -58,6 +64,8 @@ def main() -> None:
                         help="the same tables compressed (default: compress a copy here)")
     parser.add_argument("--positions", type=int, default=40)
     parser.add_argument("--movetime", type=float, default=0.5, help="seconds per search")
+    parser.add_argument("--moves", type=int, default=1,
+                        help="searches from each position, playing the moves found")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
@@ -79,23 +87,32 @@ def main() -> None:
     boards = positions(args.variant, raw.pieces, args.positions, args.seed)
     totals = {"raw": [0, 0, 0.0], "compressed": [0, 0, 0.0]}
     searcher = engine.Engine(hash_mb=64)
-    for board in boards:
+    for start_board in boards:
         for name, tables in (("raw", raw), ("compressed", packed)):
             searcher.tablebases = tables
             searcher.new_game()
-            start = time.perf_counter()
-            result = searcher.search(board, movetime=args.movetime)
-            elapsed = time.perf_counter() - start
-            totals[name][0] += result.nodes
-            totals[name][1] += result.tbhits
-            totals[name][2] += elapsed
+            board = start_board.copy()
+            for _ in range(args.moves):
+                start = time.perf_counter()
+                result = searcher.search(board, movetime=args.movetime)
+                totals[name][2] += time.perf_counter() - start
+                totals[name][0] += result.nodes
+                totals[name][1] += result.tbhits
+                if result.best_move is None:
+                    break
+                board.push(result.best_move)
+                if board.outcome() is not None:
+                    break
     for name, (nodes, hits, seconds) in totals.items():
         print(f"{name:>10}: {nodes:>12,} nodes {nodes / seconds / 1e6:6.3f} M nodes/s, "
               f"{hits:>11,} table hits {hits / seconds / 1e6:6.3f} M/s")
     ratio = (totals["compressed"][0] / totals["compressed"][2]) / \
         (totals["raw"][0] / totals["raw"][2])
+    print(f"compressed: {packed.native.blocks_inflated:,} blocks inflated by "
+          f"{packed.native.inflater}")
+    played = f", played on for up to {args.moves} moves each" if args.moves > 1 else ""
     print(f"nodes per second, compressed / raw: {ratio:.3f} over {len(boards)} positions of "
-          f"{raw.pieces + 1}-{raw.pieces + 2} pieces, {args.movetime} s each")
+          f"{raw.pieces + 1}-{raw.pieces + 2} pieces{played}, {args.movetime} s a search")
 
 
 if __name__ == "__main__":

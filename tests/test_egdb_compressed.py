@@ -33,10 +33,22 @@ def pair(tmp_path_factory):
     return raw, packed
 
 
+@pytest.fixture(params=["libdeflate", "zlib"])
+def inflater(request, monkeypatch):
+    """Each way blocks are read: libdeflate where it is installed (`.ci/run` installs it), zlib
+    always (what a machine without libdeflate uses)."""
+    if request.param == "zlib":
+        monkeypatch.setattr(egdb, "_libdeflate_addresses", lambda: None)
+    elif egdb._libdeflate_addresses() is None:
+        pytest.skip("libdeflate is not installed (Debian: apt-get install libdeflate0)")
+    return request.param
+
+
 @pytest.mark.parametrize("variant", sorted(SMALL))
-def test_every_entry_equals_the_raw_one(pair, variant):
+def test_every_entry_equals_the_raw_one(pair, variant, inflater):
     raw, packed = pair
     tables = egdb.Tables(packed, variant)
+    assert tables.native.inflater == inflater
     folder = raw / variant
     manifest = json.loads((folder / "manifest.json").read_text())
     assert set(manifest["slices"]) == set(tables.manifest["slices"])
@@ -47,6 +59,28 @@ def test_every_entry_equals_the_raw_one(pair, variant):
         assert tables.manifest["slices"][name]["kind"] == "compressed"
         assert not (packed / variant / entry["file"]).exists()      # the raw file is gone
     assert tables.native.corrupt_blocks == 0
+
+
+def test_a_small_block_cache_replaces_blocks_and_answers_the_same(pair, inflater):
+    # Eight blocks held (one set), entries read in random order across every slice: nearly
+    # every read replaces a block, and every value must still be the raw one.
+    raw, packed = pair
+    tables = egdb.Tables(packed, "checkers")
+    tables.native.set_cache_blocks(8)
+    folder = raw / "checkers"
+    manifest = json.loads((folder / "manifest.json").read_text())
+    values = {name: np.load(folder / entry["file"]) for name, entry in manifest["slices"].items()}
+    rng = np.random.default_rng(5)
+    names = sorted(values)
+    for _ in range(3000):
+        name = names[int(rng.integers(len(names)))]
+        index = int(rng.integers(len(values[name])))
+        got = tables.native.expand(parse_name(name), index, index + 1)
+        assert got[0] == values[name][index], (name, index)
+    assert tables.native.blocks_inflated > 1000
+    assert tables.native.corrupt_blocks == 0
+    with pytest.raises(ValueError, match="power of two"):
+        tables.native.set_cache_blocks(12)
 
 
 def test_compressed_files_are_much_smaller(pair):
@@ -137,7 +171,7 @@ def first_block_position(tables, name):
     raise AssertionError("no quiet position")
 
 
-def test_a_corrupt_block_is_caught(pair, tmp_path):
+def test_a_corrupt_block_is_caught(pair, tmp_path, inflater):
     raw, packed = pair
     shutil.copytree(packed / "checkers", tmp_path / "checkers")
     folder = tmp_path / "checkers"

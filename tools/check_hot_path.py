@@ -31,7 +31,7 @@ HOT = {
               "free_squares",
               "lookup", "push", "predecessors", "build_slice", "probe_c", "expected_code", "verify_range",
               "any_code", "packed_code", "successor_code", "code_to_rule", "packed_get",
-              "packed_read", "cache_new", "cache_free"],
+              "packed_read", "cache_new", "cache_free", "inflate_block", "free_decompressors"],
     "_stacks": ["add", "side_moves", "generate", "make", "unmake", "compute_key", "checkers",
                 "rule_end", "mobility", "evaluate", "perft", "_op_generate", "_op_captures",
                 "_op_make", "_op_unmake", "_op_evaluate", "_op_rule_end", "t_side_index",

@@ -46,7 +46,8 @@ cdef enum:
     WIN_ANY = 256             # won, lost: a compressed slice's answer when no distance is asked
     LOSS_ANY = 257
     MAX_RESOLVE = 32          # successors followed from a compressed slice's position, deepest
-    WDL_SLOTS = 4096          # cache of inflated blocks: win/draw/loss (4 kB at most each),
+    WDL_SLOTS = 32768         # cache of inflated blocks: win/draw/loss (4 kB at most each:
+                              # 64 MB of 2 kB blocks when full),
     DIST_SLOTS = 64           # distances (64 kB at most each)
     WDL_BLOCK_BYTES = 1 << 12
     DIST_BLOCK_BYTES = 1 << 16
@@ -65,7 +66,7 @@ ctypedef struct Ctx:
     Packed* dist[MAXP + 1][MAXP + 1][MAXP + 1][MAXP + 1]
     BlockCache* wdl_cache
     BlockCache* dist_cache
-    InflateFn inflate
+    Inflater inflater
 
 ctypedef struct Queue:
     uint32_t* data
@@ -231,7 +232,7 @@ cdef int packed_code(const Ctx* c, const Pos* p, int wm, int wk, int bm, int bk,
             return UNKNOWN
         return successor_code(c, &q, need_plies, depth)
     cdef u64 idx = pos_index(c, &q, wm, bm, wk, bk)
-    w = packed_get(c.wdl[wm][wk][bm][bk], c.wdl_cache, c.inflate, idx)
+    w = packed_get(c.wdl[wm][wk][bm][bk], c.wdl_cache, &c.inflater, idx)
     if w < 0:
         return UNKNOWN
     if w == 0:
@@ -242,7 +243,7 @@ cdef int packed_code(const Ctx* c, const Pos* p, int wm, int wk, int bm, int bk,
         return successor_code(c, &q, need_plies, depth)
     if c.dist[wm][wk][bm][bk] == NULL:
         return UNKNOWN
-    s = packed_get(c.dist[wm][wk][bm][bk], c.dist_cache, c.inflate, idx)
+    s = packed_get(c.dist[wm][wk][bm][bk], c.dist_cache, &c.inflater, idx)
     if s < 0:
         return UNKNOWN
     return 2 * s + 2                           # plies 2s + 1, stored as plies + 1
@@ -568,6 +569,7 @@ cdef class DraughtsTableSet(ProbeSource):
     cdef dict _arrays
     cdef dict _packed          # signature -> the arrays a compressed slice points into
     cdef int _next_id
+    cdef int wdl_slots         # blocks the win/draw/loss cache holds
 
     def __cinit__(self, *args, **kwargs):
         self.c = <Ctx*>calloc(1, sizeof(Ctx))
@@ -575,6 +577,7 @@ cdef class DraughtsTableSet(ProbeSource):
             raise MemoryError()
         self._arrays = {}
         self._packed = {}
+        self.wdl_slots = WDL_SLOTS
 
     def __dealloc__(self):
         cdef int a, b, d, e
@@ -588,6 +591,7 @@ cdef class DraughtsTableSet(ProbeSource):
                         free(self.c.dist[a][b][d][e])
         cache_free(self.c.wdl_cache)
         cache_free(self.c.dist_cache)
+        free_decompressors(&self.c.inflater)
         free(self.c)
 
     def __init__(self, variant: str):
@@ -778,11 +782,63 @@ cdef class DraughtsTableSet(ProbeSource):
 
     # -- compressed slices --
 
-    def set_inflater(self, size_t address):
-        """The address of zlib's uncompress(), which compressed slices are read with."""
-        if address == 0:
+    def set_inflater(self, size_t uncompress, tuple libdeflate=None):
+        """How compressed slices are read: the address of zlib's uncompress(), and libdeflate's
+        (zlib_decompress, alloc_decompressor, free_decompressor) addresses where it is
+        installed (None: zlib only)."""
+        cdef Inflater* inf = &self.c.inflater
+        cdef int i
+        cdef size_t decompress, alloc, release
+        if uncompress == 0:
             raise ValueError("no uncompress function")
-        self.c.inflate = <InflateFn>address
+        if inf.uncompress != NULL:
+            return                                 # set once, by the first compressed slice
+        if libdeflate is not None:
+            decompress, alloc, release = libdeflate
+            if not (decompress and alloc and release):
+                raise ValueError("incomplete libdeflate functions")
+        inf.uncompress = <InflateFn>uncompress
+        if libdeflate is None:
+            return
+        inf.deflate_free = <DeflateFreeFn>release
+        for i in range(DECOMPRESSORS):
+            inf.decompressors[i] = (<DeflateAllocFn>alloc)()
+            if inf.decompressors[i] == NULL:
+                free_decompressors(inf)
+                raise MemoryError()
+        inf.deflate = <DeflateFn>decompress
+
+    def set_cache_blocks(self, int blocks):
+        """Hold at most `blocks` inflated win/draw/loss blocks (a power of two, at least 8;
+        default WDL_SLOTS): a smaller cache for small memory, or for tests of its replacement.
+        Empties the cache; call it while no search runs."""
+        if blocks < CACHE_WAYS or blocks & (blocks - 1):
+            raise ValueError(f"cache blocks: a power of two of at least {CACHE_WAYS}, not {blocks}")
+        self.wdl_slots = blocks
+        if self.c.wdl_cache != NULL:
+            buf_bytes = self.c.wdl_cache.buf_bytes
+            cache_free(self.c.wdl_cache)
+            self.c.wdl_cache = cache_new(blocks, buf_bytes)
+            if self.c.wdl_cache == NULL:
+                raise MemoryError()
+
+    @property
+    def blocks_inflated(self) -> int:
+        """Compressed blocks inflated by probes so far (each a miss of the block cache)."""
+        cdef unsigned long long n = 0
+        if self.c.wdl_cache != NULL:
+            n += self.c.wdl_cache.inflated
+        if self.c.dist_cache != NULL:
+            n += self.c.dist_cache.inflated
+        return n
+
+    @property
+    def inflater(self) -> str:
+        """What reads compressed slices: 'libdeflate', 'zlib', or '' before the first one."""
+        if self.c.inflater.deflate != NULL:
+            return "libdeflate"
+        return "zlib" if self.c.inflater.uncompress != NULL else ""
+
 
     def streams(self, tuple signature):
         """What a compressed slice stores, from an attached raw slice: (wdl, dist), a byte per
@@ -825,12 +881,7 @@ cdef class DraughtsTableSet(ProbeSource):
         wm, wk, bm, bk = signature
         if max(signature) > MAXP:
             raise ValueError(f"slice {signature}: at most {MAXP} pieces of a kind")
-        if self.c.wdl_cache == NULL:
-            self.c.wdl_cache = cache_new(WDL_SLOTS, WDL_BLOCK_BYTES)
-            self.c.dist_cache = cache_new(DIST_SLOTS, DIST_BLOCK_BYTES)
-            if self.c.wdl_cache == NULL or self.c.dist_cache == NULL:
-                raise MemoryError()
-        if self.c.inflate == NULL:
+        if self.c.inflater.uncompress == NULL:
             raise ValueError("set_inflater first")
         size = self.size(signature)
         cdef size_t wdl_packed = self._packed_new(signature, wdl, 2, size), dist_packed = 0
@@ -840,6 +891,18 @@ cdef class DraughtsTableSet(ProbeSource):
             except BaseException:
                 free(<Packed*>wdl_packed)
                 raise
+        # The caches' slots fit the largest blocks attached (re-made, empty, when a slice has
+        # larger ones: attaching happens while no search runs).
+        if self.c.wdl_cache == NULL or self.c.wdl_cache.buf_bytes < wdl[2] // 4:
+            cache_free(self.c.wdl_cache)
+            self.c.wdl_cache = cache_new(self.wdl_slots, wdl[2] // 4)
+        if dist is not None and (self.c.dist_cache == NULL or self.c.dist_cache.buf_bytes < dist[2]):
+            cache_free(self.c.dist_cache)
+            self.c.dist_cache = cache_new(DIST_SLOTS, dist[2])
+        if self.c.wdl_cache == NULL or (dist is not None and self.c.dist_cache == NULL):
+            free(<Packed*>wdl_packed)
+            free(<Packed*>dist_packed)
+            raise MemoryError()
         free(self.c.wdl[wm][wk][bm][bk])
         free(self.c.dist[wm][wk][bm][bk])
         self.c.wdl[wm][wk][bm][bk] = <Packed*>wdl_packed
@@ -928,7 +991,7 @@ cdef class DraughtsTableSet(ProbeSource):
                     continue
                 for blk in range(P.nblocks):
                     got = 1 << 16
-                    err = self.c.inflate(buf, &got, P.data + P.offsets[blk],
+                    err = self.c.inflater.uncompress(buf, &got, P.data + P.offsets[blk],
                                          <unsigned long>(P.offsets[blk + 1] - P.offsets[blk]))
                     if err != 0 or got != (P.block_bytes if blk + 1 < P.nblocks else P.last_bytes):
                         out.append((name, blk))
@@ -939,7 +1002,12 @@ cdef class DraughtsTableSet(ProbeSource):
     @property
     def corrupt_blocks(self) -> int:
         """Blocks that failed to inflate while probing (their positions answered unknown)."""
-        return 0 if self.c.wdl_cache == NULL else self.c.wdl_cache.corrupt + self.c.dist_cache.corrupt
+        cdef unsigned long long n = 0
+        if self.c.wdl_cache != NULL:
+            n += self.c.wdl_cache.corrupt
+        if self.c.dist_cache != NULL:
+            n += self.c.dist_cache.corrupt
+        return n
 
     def position(self, tuple signature, u64 index):
         """(white, black, kings, side to move) bitboards of a slice's entry, or None if invalid."""
