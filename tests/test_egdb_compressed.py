@@ -83,6 +83,24 @@ def test_a_small_block_cache_replaces_blocks_and_answers_the_same(pair, inflater
         tables.native.set_cache_blocks(12)
 
 
+def test_two_search_threads_share_a_small_block_cache(pair, inflater):
+    # Both threads inflate into an eight-block cache at once (and libdeflate's decompressors are
+    # shared): no block may come out damaged, and the cache must still answer as the raw tables.
+    raw, packed = pair
+    tables = egdb.Tables(packed, "checkers")
+    tables.native.set_cache_blocks(8)
+    searcher = engine.Engine(hash_mb=8, threads=2)
+    searcher.tablebases = tables
+    for fen in ("W:WK10,K15,K3:BK32,K27", "B:WK1,K2,K3:BK32,K28", "W:W21,K3:BK32,K27,K20"):
+        board = engine.Board("checkers", fen)
+        result = searcher.search(board, nodes=100_000)
+        assert result.best_move in board.legal_moves() and result.tbhits > 0
+    assert tables.native.blocks_inflated > 500 and tables.native.corrupt_blocks == 0
+    raw_tables = egdb.Tables(raw, "checkers")
+    for board in random_positions(raw_tables, 200, seed=9):
+        assert tables.probe(board) == raw_tables.probe(board), board.fen()
+
+
 def test_compressed_files_are_much_smaller(pair):
     raw, packed = pair
     raw_bytes = sum(p.stat().st_size for p in (raw / "checkers").glob("*.npy"))
