@@ -543,3 +543,10 @@ def test_command_line_perft_and_moves():
                          timeout=120)
     assert out.returncode == 0
     assert "1 legal moves: h8g8" in out.stdout
+
+
+def test_the_stored_magics_check_so_importing_searches_none():
+    # Importing checks the stored magic numbers instead of searching for them (a fifth of a
+    # second of every start); the attack tables they index are what perft checks above.
+    from engine import _superajedrez
+    assert _superajedrez.magics_searched == 0

@@ -110,6 +110,7 @@ cdef u64 ROOK_MASK[64]
 cdef u64 BISHOP_MASK[64]
 cdef u64 ROOK_MAGIC[64]
 cdef u64 BISHOP_MAGIC[64]
+cdef int MAGICS_SEARCHED = 0      # squares whose stored magic failed its check at import
 cdef int ROOK_SHIFT[64]
 cdef int BISHOP_SHIFT[64]
 cdef int ROOK_OFFSET[64]
@@ -164,9 +165,14 @@ cdef u64 slide(int sq, u64 occ, const int* df, const int* dr, int edges) noexcep
     return out
 
 
+include "_superajedrez_magics.pxi"
+
+
 cdef int find_magics(u64* masks, u64* magics, int* shifts, int* offsets, u64* table,
-                     const int* df, const int* dr, u64* state) noexcept nogil:
-    """Fill one slider's magic tables; returns the table size used."""
+                     const int* df, const int* dr, const u64* known, u64* state,
+                     int* searched) noexcept nogil:
+    """Fill one slider's magic tables, each square's magic the known one when it checks, else
+    one searched for; returns the table size used and counts the squares searched."""
     cdef u64 occs[4096]
     cdef u64 ref[4096]
     cdef u64 used[4096]
@@ -189,22 +195,26 @@ cdef int find_magics(u64* masks, u64* magics, int* shifts, int* offsets, u64* ta
             occ = (occ - masks[sq]) & masks[sq]
             if occ == 0:
                 break
+        magic = known[sq]                    # the stored one first
         while True:
-            magic = splitmix64(state) & splitmix64(state) & splitmix64(state)
-            if bb_popcount((masks[sq] * magic) & <u64>0xFF00000000000000) < 6:
-                continue
-            attempt += 1
-            ok = 1
-            for i in range(n):
-                idx = (occs[i] * magic) >> shifts[sq]
-                if epoch[idx] < attempt:
-                    epoch[idx] = attempt
-                    used[idx] = ref[i]
-                elif used[idx] != ref[i]:
-                    ok = 0
-                    break
+            if magic == 0:
+                magic = splitmix64(state) & splitmix64(state) & splitmix64(state)
+            ok = bb_popcount((masks[sq] * magic) & <u64>0xFF00000000000000) >= 6
+            if ok:
+                attempt += 1
+                for i in range(n):
+                    idx = (occs[i] * magic) >> shifts[sq]
+                    if epoch[idx] < attempt:
+                        epoch[idx] = attempt
+                        used[idx] = ref[i]
+                    elif used[idx] != ref[i]:
+                        ok = 0
+                        break
             if ok:
                 break
+            if magic == known[sq]:
+                searched[0] += 1             # the stored magic failed: search from the seed
+            magic = 0
         magics[sq] = magic
         for i in range(n):
             table[offset + ((occs[i] * magic) >> shifts[sq])] = ref[i]
@@ -263,9 +273,15 @@ cdef void _init_tables() noexcept nogil:
                     PASSED_MASK[0][sq] |= (<u64>1) << (8 * nr + nf)
                 for nr in range(0, r):
                     PASSED_MASK[1][sq] |= (<u64>1) << (8 * nr + nf)
-    find_magics(ROOK_MASK, ROOK_MAGIC, ROOK_SHIFT, ROOK_OFFSET, ROOK_TABLE, ROOK_DF, ROOK_DR, &state)
+    cdef int searched = 0
+    find_magics(ROOK_MASK, ROOK_MAGIC, ROOK_SHIFT, ROOK_OFFSET, ROOK_TABLE, ROOK_DF, ROOK_DR,
+                KNOWN_ROOK_MAGIC, &state, &searched)
     find_magics(BISHOP_MASK, BISHOP_MAGIC, BISHOP_SHIFT, BISHOP_OFFSET, BISHOP_TABLE, BISHOP_DF,
-                BISHOP_DR, &state)
+                BISHOP_DR, KNOWN_BISHOP_MAGIC, &state, &searched)
+    if searched == 0:
+        state = KNOWN_STATE_AFTER_MAGICS      # where the search from the seed would have left it
+    global MAGICS_SEARCHED
+    MAGICS_SEARCHED = searched
     cdef u64 ray
     for sq in range(64):
         for t in range(64):
@@ -309,6 +325,7 @@ cdef void _init_tables() noexcept nogil:
 
 
 _init_tables()
+magics_searched = MAGICS_SEARCHED     # squares whose stored magic failed (0: none was searched)
 
 
 # -- position queries -------------------------------------------------------------------------
