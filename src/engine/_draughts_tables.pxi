@@ -839,7 +839,6 @@ cdef class DraughtsTableSet(ProbeSource):
             return "libdeflate"
         return "zlib" if self.c.inflater.uncompress != NULL else ""
 
-
     def streams(self, tuple signature):
         """What a compressed slice stores, from an attached raw slice: (wdl, dist), a byte per
         entry. wdl: 0 draw, 1 win, 2 loss; dist: (plies - 1) / 2 of a win. Entries that need no
