@@ -110,6 +110,12 @@ def main(argv=None) -> int:
             print(f"match: {result.played} games at {tc}, tolerance {args.tolerance:g} s, load "
                   f"{args.load}: {len(late)} forfeits" + "".join(f"\n  game {g.number}: {g.termination}"
                                                                for g in late))
+            # Each move's time from the referee's `go` to the answer's arrival.
+            used = sorted(t * 1000 for g in result.games for t in g.times)
+            if used:
+                print(f"  {len(used)} moves: median {statistics.median(used):.1f} ms, 99th "
+                      f"percentile {used[int(0.99 * (len(used) - 1))]:.1f} ms, 99.9th "
+                      f"{used[int(0.999 * (len(used) - 1))]:.1f} ms, worst {used[-1]:.1f} ms")
     finally:
         for proc in loaders:
             proc.terminate()

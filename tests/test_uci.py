@@ -272,3 +272,25 @@ def test_dipole_over_uci(uci):
     assert lines[-1].startswith("bestmove ")
     assert uci.send("position startpos moves e1-off3") == [
         "info string error move 1 of the list: 'e1-off3' is not a legal move in W:We1.12:Bd8.12"]
+
+
+def test_a_line_is_stamped_when_it_arrives_not_when_its_turn_comes():
+    """A move's time counts from the arrival of its `go`: a slow `position` before it (a long
+    game replayed on a busy machine) is not time the engine may add to its budget."""
+    import io
+
+    handled = []
+
+    class Probe(UciSession):
+        def handle_line(self, line):
+            handled.append((line.strip(), self.received, time.monotonic()))
+            if line.startswith("position"):
+                time.sleep(0.5)
+            super().handle_line(line)
+
+    Probe(out=io.StringIO()).loop(io.BytesIO(b"position startpos\nisready\nquit\n"))
+    (first, _, began), (second, stamp, taken) = handled[:2]
+    assert (first, second) == ("position startpos", "isready")
+    assert taken >= began + 0.5                   # handled after the position's half second...
+    assert stamp < began + 0.5                    # ...but stamped when it was read, during it
+

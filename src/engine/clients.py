@@ -82,6 +82,7 @@ class EngineClient:
         self.variant = variant
         self.proc: subprocess.Popen | None = None
         self.lines: queue.Queue = queue.Queue()
+        self.arrived = 0.0                    # when the line expect() last returned arrived
         self.stderr: collections.deque = collections.deque(maxlen=STDERR_LINES)
 
     # -- process ----------------------------------------------------------------------------
@@ -103,9 +104,11 @@ class EngineClient:
 
     @staticmethod
     def _reader(proc, lines):
+        # Each line with the time it arrived: a move's time ends when its answer is written,
+        # not when the referee's thread, on a busy machine, comes to read it.
         for line in proc.stdout:
-            lines.put(line.rstrip("\n"))
-        lines.put(None)                       # end of output: the process is gone
+            lines.put((line.rstrip("\n"), time.monotonic()))
+        lines.put((None, time.monotonic()))   # end of output: the process is gone
 
     @staticmethod
     def _stderr_reader(proc, kept):
@@ -136,18 +139,33 @@ class EngineClient:
             raise EngineFailure("the engine closed its input (crashed?)") from None
 
     def expect(self, predicate, deadline: float) -> str:
+        """The first line for which `predicate` holds (its arrival time is kept in
+        `self.arrived`); EngineFailure when none arrives by `deadline` or the engine exits."""
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise EngineFailure("no answer in time")
             try:
-                line = self.lines.get(timeout=left)
+                line, arrived = self.lines.get(timeout=left)
             except queue.Empty:
                 raise EngineFailure("no answer in time") from None
             if line is None:
                 raise EngineFailure(self._exited())
+            if arrived > deadline:
+                raise EngineFailure("no answer in time")
             if predicate(line):
+                self.arrived = arrived
                 return line
+
+    def ask(self, command: str, predicate, allowed: float) -> tuple[str, float]:
+        """Send the command that starts a move's thinking and wait at most `allowed` seconds
+        for its answer: (the answer, seconds from sending to its arrival). The time starts
+        when the command is written, as cutechess and fastchess count it: the position sent
+        before it is the engine's to read, not its time."""
+        sent = time.monotonic()
+        self.send(command)
+        line = self.expect(predicate, sent + allowed)
+        return line, max(self.arrived - sent, 0.0)
 
     def expect_line(self, text: str, deadline: float) -> str:
         """Wait for the line that is exactly `text` (spaces around it aside)."""
@@ -191,8 +209,10 @@ class EngineClient:
         raise NotImplementedError
 
     def go(self, start: Board, moves: list, tc: TimeControl, clocks: list[float], turn: int,
-           deadline: float) -> str:
-        """Ask for a move in the position after `moves` from `start`; returns the move text."""
+           allowed: float) -> tuple[str, float]:
+        """Ask for a move in the position after `moves` from `start`, waiting at most `allowed`
+        seconds after the command that starts the thinking: (the move text, the seconds the
+        engine took)."""
         raise NotImplementedError
 
 
@@ -214,21 +234,21 @@ class UciClient(EngineClient):
         self.expect_line("readyok", deadline)
 
     def go(self, start: Board, moves: list, tc: TimeControl, clocks: list[float], turn: int,
-           deadline: float) -> str:
+           allowed: float) -> tuple[str, float]:
         listed = " ".join(str(m) for m in moves)
         self.send(f"position fen {start.fen()}" + (f" moves {listed}" if moves else ""))
         if tc.nodes is not None:
-            self.send(f"go nodes {tc.nodes}")
+            command = f"go nodes {tc.nodes}"
         elif tc.movetime is not None:
-            self.send(f"go movetime {int(tc.movetime * 1000)}")
+            command = f"go movetime {int(tc.movetime * 1000)}"
         else:
-            self.send(f"go wtime {int(clocks[0] * 1000)} btime {int(clocks[1] * 1000)} "
-                      f"winc {int(tc.inc * 1000)} binc {int(tc.inc * 1000)}")
-        line = self.expect(lambda l: l.startswith("bestmove"), deadline)
+            command = (f"go wtime {int(clocks[0] * 1000)} btime {int(clocks[1] * 1000)} "
+                       f"winc {int(tc.inc * 1000)} binc {int(tc.inc * 1000)}")
+        line, used = self.ask(command, lambda l: l.startswith("bestmove"), allowed)
         parts = line.split()
         if len(parts) < 2:
             raise EngineFailure(f"malformed answer {line!r}")
-        return parts[1]
+        return parts[1], used
 
 
 class HubClient(EngineClient):
@@ -256,7 +276,7 @@ class HubClient(EngineClient):
         self.expect_line("pong", deadline)
 
     def go(self, start: Board, moves: list, tc: TimeControl, clocks: list[float], turn: int,
-           deadline: float) -> str:
+           allowed: float) -> tuple[str, float]:
         listed = " ".join(m.hub() for m in moves)
         self.send(f"pos pos={position_string(start)}" + (f' moves="{listed}"' if moves else ""))
         if tc.nodes is not None:
@@ -266,11 +286,10 @@ class HubClient(EngineClient):
         else:
             # Hub adds the increment before each move itself.
             self.send(f"level time={max(clocks[turn] - tc.inc, 0.001):.3f} inc={tc.inc}")
-        self.send("go think")
-        line = self.expect(lambda l: l.startswith("done"), deadline)
+        line, used = self.ask("go think", lambda l: l.startswith("done"), allowed)
         for word in line.split()[1:]:
             if word.startswith("move="):
-                return word[5:]
+                return word[5:], used
         raise EngineFailure(f"malformed answer {line!r}")
 
 

@@ -64,6 +64,7 @@ class GameRecord:
     result: str = "*"                 # "1-0", "0-1", "1/2-1/2"
     termination: str = ""
     forfeit: str | None = None        # name of the engine that forfeited, if any
+    times: list = field(default_factory=list)   # seconds each move took, as the referee saw it
 
 
 def play_game(number: int, engines: list, names: list, variant: str, opening: str,
@@ -88,12 +89,11 @@ def play_game(number: int, engines: list, names: list, variant: str, opening: st
         eng = engines[side]
         allowed = NODES_TIMEOUT if tc.nodes is not None else \
             tc.movetime if tc.movetime is not None else clocks[side]
-        started = time.monotonic()
         try:
-            text = eng.go(start, board.move_stack, tc, clocks, side, started + allowed + tc.tolerance)
+            text, used = eng.go(start, board.move_stack, tc, clocks, side, allowed + tc.tolerance)
         except EngineFailure as exc:
             return _forfeit(record, side, names, str(exc))
-        used = time.monotonic() - started
+        record.times.append(used)
         if tc.nodes is not None:
             pass                          # the time of a node-limited move is not counted
         elif tc.movetime is None:
@@ -423,7 +423,8 @@ def results_document(match: "Match") -> dict:
         "time_control": str(match.tc), "games_planned": getattr(match, "_total", None),
         "games": [{"round": g.number, "white": g.white, "black": g.black, "opening": g.opening,
                    "moves": [str(m) for m in g.moves], "result": g.result,
-                   "termination": g.termination, "forfeit": g.forfeit} for g in r.games],
+                   "termination": g.termination, "forfeit": g.forfeit,
+                   "seconds": [round(t, 4) for t in g.times]} for g in r.games],
         "first_engine": {"wins": r.wins, "draws": r.draws, "losses": r.losses},
         "pentanomial": list(r.pentanomial), "forfeits": dict(r.forfeits),
         "elo": None,

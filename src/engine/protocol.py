@@ -9,6 +9,7 @@ running and ends the loop."""
 from __future__ import annotations
 
 import os
+import queue
 import sys
 import threading
 import time
@@ -20,6 +21,7 @@ ENGINE_NAME = "Dimensiones"
 ENGINE_AUTHOR = "the Dimensiones developers"
 MAX_LINE = 65536          # bytes; a longer line is refused unread (a position with its moves is ~2 kB)
 MAX_THREADS = 64          # search threads (Engine.threads)
+READ_AHEAD = 256          # input lines read before the loop handles them (bounds the memory)
 
 
 def physical_memory_mb() -> int | None:
@@ -142,20 +144,30 @@ class Session:
 
     def loop(self, stream=None) -> None:
         """Read commands until `quit` or the end of the input; then stop what is running (a held
-        infinite or ponder search too: nobody is left to say stop)."""
+        infinite or ponder search too: nobody is left to say stop).
+
+        A thread reads the input and stamps each line with the time it arrived: a move's time
+        counts from the arrival of its `go`, not from when this loop came to it (a long game's
+        `position` line, replayed just before, can take milliseconds on a busy machine)."""
         stream = stream or sys.stdin.buffer
-        for line in read_lines(stream):
+        arrived: queue.Queue = queue.Queue(maxsize=READ_AHEAD)
+        threading.Thread(target=_read_stamped, args=(stream, arrived), daemon=True).start()
+        while True:
+            line, stamp = arrived.get()
+            if line is None:
+                break
             if isinstance(line, LineError):
                 self.error(str(line))
                 continue
-            self.handle(line)
+            self.handle(line, stamp)
             if self.quit:
                 break
         self._release.set()
         self.stop_search()
 
-    def handle(self, line: str) -> None:
-        self.received = time.monotonic()      # a move's time counts from its `go` line
+    def handle(self, line: str, received: float | None = None) -> None:
+        """One command; `received` is when it arrived (now, when not given)."""
+        self.received = time.monotonic() if received is None else received
         if len(line) > MAX_LINE:
             self.error(f"line of {len(line)} characters refused (the limit is {MAX_LINE})")
             return
@@ -167,6 +179,17 @@ class Session:
 
 class LineError(str):
     """A line that could not be read (too long, not UTF-8): the error to report."""
+
+
+def _read_stamped(stream, arrived: queue.Queue) -> None:
+    """Put (line, arrival time) for each line of the input, then (None, time) at its end."""
+    try:
+        for line in read_lines(stream):
+            arrived.put((line, time.monotonic()))
+    except (OSError, ValueError):
+        pass                                  # an input that fails to read has ended
+    finally:
+        arrived.put((None, time.monotonic()))
 
 
 def read_lines(stream):
