@@ -294,3 +294,26 @@ def test_a_line_is_stamped_when_it_arrives_not_when_its_turn_comes():
     assert taken >= began + 0.5                   # handled after the position's half second...
     assert stamp < began + 0.5                    # ...but stamped when it was read, during it
 
+
+
+@pytest.mark.parametrize("protocol,greeting", [("uci", "uci\nisready\n"), ("hub", "hub\ninit\n")])
+def test_quit_ends_the_process_cleanly_while_its_input_stays_open(protocol, greeting):
+    # The input's reader thread is blocked in a read when `quit` ends the process: the exit must
+    # not wait for it, nor abort on the lock it holds (exit code 134, "Fatal Python error").
+    proc = subprocess.Popen([sys.executable, "-m", "engine", protocol], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc.stdin.write(greeting)
+    proc.stdin.flush()
+    answer = "readyok" if protocol == "uci" else "ready"
+    for _ in range(200):                          # the greeting's lines, then the answer
+        if proc.stdout.readline().strip() == answer:
+            break
+    proc.stdin.write("quit\n")
+    proc.stdin.flush()
+    try:
+        code = proc.wait(60)
+    finally:
+        proc.kill()
+        proc.stdin.close()
+    assert code == 0, proc.stderr.read()
+    assert "Fatal" not in proc.stderr.read()

@@ -222,7 +222,7 @@ class HubSession(Session):
 
 
 def main(argv=None) -> int:
-    HubSession().loop(sys.stdin.buffer)
+    HubSession().loop()
     return 0
 
 

@@ -149,7 +149,7 @@ class Session:
         A thread reads the input and stamps each line with the time it arrived: a move's time
         counts from the arrival of its `go`, not from when this loop came to it (a long game's
         `position` line, replayed just before, can take milliseconds on a busy machine)."""
-        stream = stream or sys.stdin.buffer
+        stream = stream or _standard_input()
         arrived: queue.Queue = queue.Queue(maxsize=READ_AHEAD)
         threading.Thread(target=_read_stamped, args=(stream, arrived), daemon=True).start()
         while True:
@@ -179,6 +179,16 @@ class Session:
 
 class LineError(str):
     """A line that could not be read (too long, not UTF-8): the error to report."""
+
+
+def _standard_input():
+    """The process's input as a binary stream of its own. The reader thread may still be
+    blocked in a read of it when the process ends; on `sys.stdin.buffer` that read holds the
+    lock the interpreter takes to close the standard streams at exit, which aborts the process."""
+    try:
+        return open(sys.stdin.fileno(), "rb", closefd=False)
+    except (AttributeError, OSError, ValueError):
+        return sys.stdin.buffer
 
 
 def _read_stamped(stream, arrived: queue.Queue) -> None:

@@ -271,7 +271,7 @@ class UciSession(Session):
 
 def main(argv=None) -> int:
     session = UciSession()
-    session.loop(sys.stdin.buffer)
+    session.loop()
     return 0
 
 
