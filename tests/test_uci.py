@@ -1,5 +1,6 @@
 """UCI-style protocol transcripts, every error case, and a real client (python-chess)."""
 
+import io
 import subprocess
 import sys
 import time
@@ -277,8 +278,6 @@ def test_dipole_over_uci(uci):
 def test_a_line_is_stamped_when_it_arrives_not_when_its_turn_comes():
     """A move's time counts from the arrival of its `go`: a slow `position` before it (a long
     game replayed on a busy machine) is not time the engine may add to its budget."""
-    import io
-
     handled = []
 
     class Probe(UciSession):
@@ -293,7 +292,6 @@ def test_a_line_is_stamped_when_it_arrives_not_when_its_turn_comes():
     assert (first, second) == ("position startpos", "isready")
     assert taken >= began + 0.5                   # handled after the position's half second...
     assert stamp < began + 0.5                    # ...but stamped when it was read, during it
-
 
 
 @pytest.mark.parametrize("protocol,greeting", [("uci", "uci\nisready\n"), ("hub", "hub\ninit\n")])
