@@ -225,12 +225,15 @@ cdef int pattern_eval(const Rules* R, const Pos* p) noexcept nogil:
 
 cdef int evaluate(const Rules* R, const Pos* p) noexcept nogil:
     """Static value for the side to move, in centi-men."""
+    cdef int values = 0
+    if R.numbered and R.w_piece_numbers:
+        values = (_number_sum(p, p.stm) - _number_sum(p, p.stm ^ 1)) * R.w_piece_numbers
     if R.pat_n:
+        # A lone king that holds leaves only Chapinas' tiebreak, the sums of piece numbers
+        # (as in the hand-set evaluation).
         if lone_king_holds(R, p):
-            return 0
-        if R.numbered and R.w_piece_numbers:
-            return pattern_eval(R, p) + (_number_sum(p, p.stm) - _number_sum(p, p.stm ^ 1)) * R.w_piece_numbers
-        return pattern_eval(R, p)
+            return values
+        return pattern_eval(R, p) + values
     return hand_eval(R, p)
 
 
