@@ -112,10 +112,13 @@ def small_positions(variant, rng, count):
     return out
 
 
-@pytest.mark.parametrize("variant", ["checkers", "international"])
-def test_exact_distances_match_exhaustive_search(searcher, variant):
+@pytest.mark.parametrize("variant,threads", [("checkers", 1), ("international", 1),
+                                             ("checkers", 2)])
+def test_exact_distances_match_exhaustive_search(variant, threads):
     """In small endings, every forced win or loss within 5 plies is reported with its exact
-    distance, and nothing else is reported as won or lost."""
+    distance, and nothing else is reported as won or lost; with two threads too (they share the
+    table and put off each other's moves: neither may change a proven result)."""
+    searcher = Engine(hash_mb=8, threads=threads)
     rng = random.Random(31 + len(variant))
     checked = decided = 0
     for board in small_positions(variant, rng, 60):

@@ -9,12 +9,16 @@ plays out pending captures (in draughts they are compulsory, so a leaf is never 
 exchange). Wins and losses are scored with their distance. Everything below the Python Engine
 class is C-level and runs without the GIL; `Engine.stop()` from another thread ends it at once.
 
-Threads (lazy SMP): with `threads` > 1, helper searches of the same root run beside the main one
-in threads of their own, each with its own stacks, killers and history, all sharing the
-transposition table, which is what they help through; half of them search one ply deeper. The
-main thread alone decides the move and the time. Entries are written without locks: an entry's
-key is stored XORed with its data, so an entry torn by two threads writing at once fails the
-key check instead of giving one position another's score (Hyatt and Mann's lockless hashing).
+Threads: with `threads` > 1, helper searches of the same root run beside the main one in threads
+of their own, each with its own stacks, killers and history, all sharing the transposition table
+(lazy SMP) and searching the main search's iteration. They also share a small table of the
+positions being searched (Kerrigan's simplified ABDADA): a move other than the first whose
+position another thread is searching is put off until the node's other moves are done, so that
+the threads spread over the siblings instead of all searching the same subtree, and the move put
+off often finds the other thread's result in the table. The main thread alone decides the move
+and the time. Table entries are written without locks: an entry's key is stored XORed with its
+data, so an entry torn by two threads writing at once fails the key check instead of giving one
+position another's score (Hyatt and Mann's lockless hashing).
 """
 
 from libc.stdint cimport uint8_t, uint16_t, int16_t, uint64_t
@@ -45,12 +49,14 @@ cdef enum:
     BUCKET = 4
     NO_MOVE = 255
     MAX_THREADS = 64
+    BUSY_SIZE = 1 << 15       # entries of the shared table of positions being searched
 
 # Search parameters, kept together so that a match can tune them.
 cdef int ASPIRATION_WINDOW = 25
 cdef int LMR_MIN_DEPTH = 3
 cdef int LMR_FIRST_MOVE = 3         # moves before this index are never reduced
 cdef int TIME_CHECK_NODES = 1023
+cdef int DEFER_DEPTH = 2            # threads put off busy moves only at this depth and above
 # Late-move reductions in wide games, by depth and move number: about ln(d) * ln(i) / 2.
 cdef int LMR_WIDE[64][64]
 
@@ -115,6 +121,9 @@ ctypedef struct Search:
     void** helpers            # the helper threads' Search structs (main thread only), or NULL
     int nhelpers
     void* main_search         # a helper's main Search (its node budget is the main one's)
+    u64* busy                 # positions being searched by some thread (threads > 1), or NULL
+    int* deferred             # MAX_PLY * SEARCH_MAX_MOVES: the moves put off at each ply
+    int depth                 # the main search's iteration (helpers catch up with it)
 
 
 cdef inline double now() noexcept nogil:
@@ -500,13 +509,26 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
     best = -INF
     best_index = NO_MOVE
     me = mover(S)
-    for i in range(n):
-        j = pick_next(order, i, n)
-        if j != i:
-            swap_moves(moves, order, i, j)
-            hidx = gen_index[i]
-            gen_index[i] = gen_index[j]
-            gen_index[j] = hidx
+    # With threads, the moves (other than the first) whose positions another thread is
+    # searching are put off to a second pass, after the others.
+    cdef int* deferred = S.deferred + ply * SEARCH_MAX_MOVES
+    cdef int ndeferred = 0, k = 0, may_defer = S.busy != NULL and depth >= DEFER_DEPTH
+    cdef u64 child_key
+    cdef u64* busy_slot = NULL
+    while True:
+        if k < n:
+            i = k
+            j = pick_next(order, i, n)
+            if j != i:
+                swap_moves(moves, order, i, j)
+                hidx = gen_index[i]
+                gen_index[i] = gen_index[j]
+                gen_index[j] = hidx
+        elif k - n < ndeferred:
+            i = deferred[k - n]
+        else:
+            break
+        k += 1
         is_cap = S.ops.is_capture(&moves[i])
         quiet = not is_cap and order[i] < (1 << 26)
         new_depth = depth - 1
@@ -518,6 +540,15 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
                 and not gives_check and i >= 4 + 3 * depth * depth and best > -MATE_BOUND:
             undo_move(S, ply, &moves[i])
             continue
+        if may_defer:
+            child_key = S.keys[S.root_index + ply + 1]
+            busy_slot = &S.busy[child_key & (BUSY_SIZE - 1)]
+            if i > 0 and k <= n and busy_slot[0] == child_key:
+                undo_move(S, ply, &moves[i])
+                deferred[ndeferred] = i
+                ndeferred += 1
+                continue
+            busy_slot[0] = child_key
         if i == 0:
             score = child(S, alpha, beta, new_depth, ply + 1, pv_node, same)
         else:
@@ -541,6 +572,8 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
                 score = child(S, alpha, alpha + 1, new_depth, ply + 1, 0, same)
             if score > alpha and score < beta:
                 score = child(S, alpha, beta, new_depth, ply + 1, 1, same)
+        if may_defer and busy_slot[0] == child_key:
+            busy_slot[0] = 0
         undo_move(S, ply, &moves[i])
         if S.stop:
             return 0
@@ -639,7 +672,8 @@ cdef Search* new_search() noexcept nogil:
     S.moves = <SMove*>malloc(MAX_PLY * SEARCH_MAX_MOVES * sizeof(SMove))
     S.order = <int*>malloc(MAX_PLY * SEARCH_MAX_MOVES * sizeof(int))
     S.gen_index = <int*>malloc(MAX_PLY * SEARCH_MAX_MOVES * sizeof(int))
-    if S.moves == NULL or S.order == NULL or S.gen_index == NULL:
+    S.deferred = <int*>malloc(MAX_PLY * SEARCH_MAX_MOVES * sizeof(int))
+    if S.moves == NULL or S.order == NULL or S.gen_index == NULL or S.deferred == NULL:
         free_search(S)
         return NULL
     return S
@@ -651,6 +685,7 @@ cdef void free_search(Search* S) noexcept nogil:
         free(S.moves)
         free(S.order)
         free(S.gen_index)
+        free(S.deferred)
         free(S)
 
 
@@ -687,14 +722,19 @@ cdef void prepare_helper(Search* S, Search* H) noexcept nogil:
     memset(H.nulled, 0, sizeof(H.nulled))
     H.helpers = NULL
     H.nhelpers = 0
+    H.busy = S.busy
 
 
-cdef void helper_search(Search* H, int id, int max_depth) noexcept nogil:
-    """Iterative deepening of a helper until the main search stops it: even helpers one ply
-    ahead of the main search, odd ones level with it. Only the table keeps what it finds."""
-    cdef int d = 2 if id % 2 == 0 else 1
+cdef void helper_search(Search* H, int max_depth) noexcept nogil:
+    """Iterative deepening of a helper until the main search stops it, never an iteration behind
+    the main search's: level with it, the threads share its work through the table of busy
+    positions (docs/measurements.md, threads). Only the transposition table keeps what it finds."""
+    cdef Search* S = <Search*>H.main_search
+    cdef int d = 1
     cdef int score, prev = 0, alpha, beta, delta, done = 0
     while d <= max_depth and not H.stop:
+        if d < S.depth:
+            d = S.depth                # fallen behind the main search: catch up
         delta = ASPIRATION_WINDOW
         if done and d >= 5 and -MATE_BOUND < prev < MATE_BOUND:
             alpha = prev - delta
@@ -744,6 +784,7 @@ cdef class Engine:
 
     cdef Search* S
     cdef void* helper_searches[MAX_THREADS]   # Search* of the helper threads (threads - 1)
+    cdef u64* busy                            # the threads' shared table of busy positions
     cdef int nthreads
     cdef readonly int hash_mb
     cdef object _lock
@@ -787,6 +828,10 @@ cdef class Engine:
         for i in range(self.nthreads - 1, value - 1, -1):        # fewer: free the extra ones
             free_search(<Search*>self.helper_searches[i - 1])
             self.helper_searches[i - 1] = NULL
+        if value > 1 and self.busy == NULL:
+            self.busy = <u64*>malloc(BUSY_SIZE * sizeof(u64))
+            if self.busy == NULL:
+                raise MemoryError("cannot allocate the threads' shared table")
         for i in range(self.nthreads, value):                   # more: allocate
             H = new_search()
             if H == NULL:
@@ -872,6 +917,7 @@ cdef class Engine:
         cdef int i
         for i in range(self.nthreads - 1):
             free_search(<Search*>self.helper_searches[i])
+        free(self.busy)
         if self.S != NULL:
             free(self.S.tt)
             free_search(self.S)
@@ -918,7 +964,7 @@ cdef class Engine:
         """A helper thread's body: its search runs without the GIL until the main one stops it."""
         cdef Search* H = <Search*>self.helper_searches[index]
         with nogil:
-            helper_search(H, index, max_depth)
+            helper_search(H, max_depth)
 
     def hashfull(self) -> int:
         """Per mille of the first thousand entries used by the current search."""
@@ -1014,6 +1060,10 @@ cdef class Engine:
         helpers = []
         S.helpers = self.helper_searches
         S.nhelpers = self.nthreads - 1
+        S.busy = NULL
+        if S.nhelpers:
+            S.busy = self.busy
+            memset(S.busy, 0, BUSY_SIZE * sizeof(u64))
         for i in range(S.nhelpers):
             prepare_helper(S, <Search*>self.helper_searches[i])
             helpers.append(_threading.Thread(target=self._helper, args=(i, max_depth), daemon=True))
@@ -1022,6 +1072,7 @@ cdef class Engine:
         try:
             for d in range(1, max_depth + 1):
                 iteration_lines = []
+                S.depth = d
                 for pv_idx in range(multipv):
                     prev = S.root_scores[pv_idx] if completed else 0
                     delta = ASPIRATION_WINDOW
