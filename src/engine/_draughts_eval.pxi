@@ -226,9 +226,9 @@ cdef int pattern_eval(const Rules* R, const Pos* p) noexcept nogil:
 cdef int evaluate(const Rules* R, const Pos* p) noexcept nogil:
     """Static value for the side to move, in centi-men."""
     cdef int values = 0
-    if R.numbered and R.w_piece_numbers:
-        values = (_number_sum(p, p.stm) - _number_sum(p, p.stm ^ 1)) * R.w_piece_numbers
     if R.pat_n:
+        if R.numbered and R.w_piece_numbers:
+            values = (_number_sum(p, p.stm) - _number_sum(p, p.stm ^ 1)) * R.w_piece_numbers
         # A lone king that holds leaves only Chapinas' tiebreak, the sums of piece numbers
         # (as in the hand-set evaluation).
         if lone_king_holds(R, p):
