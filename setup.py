@@ -46,7 +46,7 @@ class ParallelBuildExt(build_ext):
 extensions = [
     Extension(f"engine.{name}", [f"src/engine/{name}.pyx"], include_dirs=["src/engine"],
               extra_compile_args=compile_args)
-    for name in ("_bitboard", "_game", "_draughts", "_stacks", "_superajedrez", "_superdimensiones", "_search")
+    for name in ("_bitboard", "_game", "_draughts", "_draughts_wide", "_stacks", "_superajedrez", "_superdimensiones", "_search")
 ]
 
 setup(

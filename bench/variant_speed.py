@@ -11,7 +11,10 @@ import time
 
 import engine
 
-# (variant, its nearest older row, start depth, a position with kings and its depth)
+# (variant, its nearest older row, start depth, a position with kings and its depth). Where
+# the two rows play on different boards (Canadian's 12x12 against International's 10x10), the
+# depth and the position are pairs (the new row's, the older row's): each counted from a start
+# or a like position of its own board, and compared per leaf.
 PAIRS = [
     ("brazilian", "checkers", 9, "W:WK29,K32,21,22,23:BK1,K4,9,10,11", 7),
     ("russian", "checkers", 9, "W:WK29,K32,21,22,23:BK1,K4,9,10,11", 7),
@@ -24,7 +27,13 @@ PAIRS = [
     ("breakthrough", "international", 7, None, 0),
     ("frisian", "international", 9, "W:WK46,K50,31-35:BK1,K5,16-20", 6),
     ("frysk", "frisian", 8, "W:WK46,K50,31-33:BK1,K5,16-18", 7),
+    ("canadian", "international", (8, 9),
+     ("W:WK67,K72,43-48:BK1,K6,25-30", "W:WK46,K50,31-35:BK1,K5,16-20"), 6),
 ]
+
+
+def either(value, index):
+    return value[index] if isinstance(value, tuple) else value
 
 
 def rate(variant, fen, depth, repeat):
@@ -51,8 +60,8 @@ def main():
         if kings_fen:
             cases.append(("kings", kings_fen, kings_depth))
         for label, fen, d in cases:
-            n1, r1 = rate(variant, fen, d, args.repeat)
-            n2, r2 = rate(older, fen, d, args.repeat)
+            n1, r1 = rate(variant, either(fen, 0), either(d, 0), args.repeat)
+            n2, r2 = rate(older, either(fen, 1), either(d, 1), args.repeat)
             print(f"{variant:14} {label:10} {n1:>12,} {r1 / 1e6:>10.1f}   {older:14} {r2 / 1e6:6.1f}  "
                   f"{r1 / r2:5.2f}")
 

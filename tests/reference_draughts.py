@@ -77,8 +77,11 @@ RULES["italian"] = Rules(8, False, tuple(FWD), tuple(FWD), tuple(DIAG), False, F
 RULES["frisian"] = RULES["frysk"] = Rules(
     10, True, tuple(FWD), tuple(DIAG) + ORTH2, tuple(DIAG), True, False, "value", False,
     king_captures=tuple(DIAG) + ORTH2, king_streak=3)
+# Canadian: International on 12x12 (30 men each), numbered as International (1 = b12 ... 72 = k1).
+RULES["canadian"] = Rules(12, True, tuple(FWD), tuple(DIAG), tuple(DIAG), True, False, "quantity", False)
 CHECKERS_NUMBERING = ("checkers", "brazilian", "russian", "pool", "czech", "thai")
-INTERNATIONAL_NUMBERING = ("international", "antidraughts", "breakthrough", "killer", "frisian", "frysk")
+INTERNATIONAL_NUMBERING = ("international", "antidraughts", "breakthrough", "killer", "frisian", "frysk",
+                           "canadian")
 ALGEBRAIC = ("turkish", "gothic-checkers")
 
 
@@ -87,7 +90,7 @@ def square_name(variant: str, f: int, r: int) -> str:
     """RULES.md numbering formulas, inverted by search (0-based file and rank)."""
     if variant in ALGEBRAIC:
         return "abcdefgh"[f] + str(r + 1)
-    for n in range(1, 51):
+    for n in range(1, 73):
         if number_to_coords(variant, n) == (f, r):
             return str(n)
     raise KeyError((f, r))
@@ -96,9 +99,10 @@ def square_name(variant: str, f: int, r: int) -> str:
 def number_to_coords(variant: str, n) -> tuple[int, int]:
     if variant in ALGEBRAIC:
         return "abcdefgh".index(n[0]), int(n[1:]) - 1
-    if variant in INTERNATIONAL_NUMBERING:       # §4.1
-        r, k = divmod(n - 1, 5)
-        rank = 10 - r
+    if variant in INTERNATIONAL_NUMBERING:       # §4.1 (Canadian: the same on 12x12)
+        size = RULES[variant].size
+        r, k = divmod(n - 1, size // 2)
+        rank = size - r
         file = 2 * k + 2 if rank % 2 == 0 else 2 * k + 1
         return file - 1, rank - 1
     if variant in CHECKERS_NUMBERING:            # §9.1

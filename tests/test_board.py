@@ -9,7 +9,7 @@ from conftest import random_game
 
 VARIANTS = ["international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers", "brazilian",
             "russian", "pool", "czech", "thai", "italian", "killer", "antidraughts", "breakthrough",
-            "frisian", "frysk"]
+            "frisian", "frysk", "canadian"]
 
 
 def snapshot(board):

@@ -47,7 +47,7 @@ def test_variants_command():
     assert [line.split()[0] for line in out.stdout.splitlines()] == [
         "international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers",
         "brazilian", "russian", "pool", "czech", "thai", "italian", "killer", "antidraughts", "breakthrough",
-        "frisian", "frysk", "dipole", "dipole10", "superajedrez", "superdimensiones"]
+        "frisian", "frysk", "canadian", "dipole", "dipole10", "superajedrez", "superdimensiones"]
 
 
 def test_help_explains_every_command():

@@ -27,7 +27,7 @@ def test_initialisation(hub):
         'id name=Dimensiones version=0.1.0 author="the Dimensiones developers"',
         'param name=variant value=international type=enum '
         'values="international spanish checkers turkish gothic-checkers brazilian russian pool czech '
-        'thai italian killer antidraughts breakthrough frisian frysk"',
+        'thai italian killer antidraughts breakthrough frisian frysk canadian"',
         "param name=hash value=64 type=int min=1 max=65536",
         "param name=threads value=1 type=int min=1 max=64",
         "param name=reductions value=true type=bool",
@@ -119,7 +119,7 @@ ERRORS = [
      "1e+07, not '" + "9" * 40 + "'... (400 characters)\""),
     ("set-param name=variant value=chess", "error message=\"unknown variant 'chess' (known: "
      "international spanish checkers turkish gothic-checkers brazilian russian pool czech thai italian killer "
-     "antidraughts breakthrough frisian frysk; normal is international, bt is breakthrough, losing is antidraughts)\""),
+     "antidraughts breakthrough frisian frysk canadian; normal is international, bt is breakthrough, losing is antidraughts)\""),
     ("set-param name=threads value=0", "error message=\"option threads must be between 1 and 64, not 0\""),
     ("set-param name=hash value=999999999", "error message=\"option hash must be between 1 and 65536, "
      "not 999999999\""),

@@ -89,8 +89,8 @@ def test_errors_name_the_line_and_keep_the_moves_read():
         pdn.read_game(text, strict=True)
     with pytest.raises(pdn.PdnError, match="unknown Variant 'shogi'"):
         pdn.read_game('[Variant "shogi"]\n*')
-    with pytest.raises(pdn.PdnError, match="GameType '27'"):
-        pdn.read_game('[GameType "27"]\n1. c3-d4 *')
+    with pytest.raises(pdn.PdnError, match="GameType '28'"):
+        pdn.read_game('[GameType "28"]\n1. c3-d4 *')
     assert "FEN tag" in pdn.read_game('[FEN "W:W99"]\n*', "international").errors[0]
     with pytest.raises(pdn.PdnError, match="FEN tag"):
         pdn.read_game('[FEN "W:W99"]\n*', "international", strict=True)

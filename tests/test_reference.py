@@ -12,7 +12,7 @@ from engine.rulesets import DRAUGHTS_VARIANTS
 
 VARIANTS = ["international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers", "brazilian",
             "russian", "pool", "czech", "thai", "italian", "killer", "antidraughts", "breakthrough",
-            "frisian", "frysk"]
+            "frisian", "frysk", "canadian"]
 
 
 def engine_moves(board):

@@ -14,6 +14,7 @@ import engine
 PACKAGE = Path(engine.__file__).parent
 NATIVE = {
     "_draughts": ("DraughtsBoard", "DraughtsMove"),
+    "_draughts_wide": ("DraughtsBoard", "DraughtsMove"),
     "_stacks": ("StackBoard", "StackMove"),
     "_superajedrez": ("SuperajedrezBoard", "SuperajedrezMove"),
     "_superdimensiones": ("SuperDimensionesBoard", "SuperDimensionesMove"),

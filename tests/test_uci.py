@@ -24,7 +24,7 @@ def test_handshake(uci):
         "id author the Dimensiones developers",
         "option name UCI_Variant type combo default international var international var spanish "
         "var checkers var chapinas var turkish var gothic-checkers var brazilian var russian var pool "
-        "var czech var thai var italian var killer var antidraughts var breakthrough var frisian var frysk var dipole var dipole10 "
+        "var czech var thai var italian var killer var antidraughts var breakthrough var frisian var frysk var canadian var dipole var dipole10 "
         "var superajedrez var superdimensiones",
         "option name Hash type spin default 64 min 1 max 65536",
         "option name Clear Hash type button",
@@ -139,7 +139,7 @@ ERRORS = [
     ("setoption name UCI_Variant value chess",
      "info string error unknown variant 'chess' (known: international spanish checkers chapinas "
      "turkish gothic-checkers brazilian russian pool czech thai italian killer antidraughts breakthrough "
-     "frisian frysk dipole dipole10 superajedrez superdimensiones)"),
+     "frisian frysk canadian dipole dipole10 superajedrez superdimensiones)"),
     ("go depth", "info string error go depth needs a value"),
     ("go depth x", "info string error go depth needs a number, not 'x'"),
     ("go sideways 3", "info string error unknown go parameter 'sideways'"),

@@ -13,7 +13,7 @@ from engine.hub import HUB_ALIASES, HUB_VARIANTS
 from engine.types import Termination
 
 NEW = ["brazilian", "russian", "pool", "czech", "thai", "italian", "killer", "antidraughts", "breakthrough",
-       "frisian", "frysk"]
+       "frisian", "frysk", "canadian"]
 
 
 def moves(variant, fen):
@@ -185,6 +185,34 @@ def test_frysk_starts_with_five_men_on_the_back_row():
     assert engine.perft(board, 3) == 657
 
 
+def test_canadian_is_international_rules_on_twelve_by_twelve():
+    board = engine.Board("canadian")
+    assert board.fen() == ("W:W" + ",".join(map(str, range(43, 73))) + ":B"
+                           + ",".join(map(str, range(1, 31))))
+    # Squares: 1 = b12 ... 6 = l12, 7 = a11 ... 67 = a1, 72 = k1, White at the bottom.
+    assert str(board).splitlines()[0].split()[:2] == ["12", "b"]
+    # Men capture backwards: d6 takes c5.
+    assert moves("canadian", "W:W38:B44") == [("38x49", [44], False)]
+    # A man reaching the far row in a capture goes on as a man if it can (and must, since the
+    # most pieces are taken): f10 takes e11 to d12, then c11 to b10, uncrowned.
+    assert moves("canadian", "W:W15:B9,8") == [("15x13", [8, 9], False)]
+    # ... and is crowned where it ends on the far row.
+    assert moves("canadian", "W:W14:B8") == [("14x1", [8], True)]
+
+
+def test_canadian_long_capture_across_the_whole_board():
+    # The king on a1 flies the long diagonal to l12: b2 and h8 are taken, landing anywhere
+    # beyond h8; both pieces must be taken, and the same capture for Black from l12.
+    assert moves("canadian", "W:WK67:B61,28") == [
+        ("67x12", [28, 61], False), ("67x17", [28, 61], False), ("67x23", [28, 61], False),
+        ("67x6", [28, 61], False)]
+    assert moves("canadian", "B:W61,28:BK6") == [("6x67", [28, 61], False)]
+    board = engine.Board("canadian", "W:WK67:B61,28")
+    board.push("67x6")
+    assert board.fen() == "B:WK6:B"
+    assert board.is_game_over() and board.result() == "1-0"
+
+
 @pytest.mark.parametrize("variant", NEW)
 def test_start_fen_round_trip_and_a_short_game(variant):
     board = engine.Board(variant)
@@ -204,6 +232,7 @@ def test_names_other_programs_use():
     assert pdn.read_game('[GameType "23"]\n*\n').variant == "pool"
     assert pdn.read_game('[GameType "29"]\n*\n').variant == "czech"
     assert pdn.read_game('[GameType "40"]\n*\n').variant == "frisian"
+    assert pdn.read_game('[GameType "27"]\n*\n').variant == "canadian"
 
 
 def test_no_tables_where_no_move_does_not_lose():

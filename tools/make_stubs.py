@@ -137,21 +137,25 @@ def table_set(name: str) -> list[str]:
             "    def __getattr__(self, name: str) -> Any: ...  # see egdb.py"]
 
 
+# The draughts family's functions, in both of its builds (64 and 128 bits).
+DRAUGHTS = [
+    "def draughts_variants() -> list[str]: ...",
+    "def draughts_variant_id(name: str) -> int: ...",
+    "def draughts_perft(board: DraughtsBoard, depth: int) -> int: ...",
+    "def draughts_stop_perft() -> None: ...",
+    "# the learned evaluation's native face (patterns.py)",
+    "def _set_patterns(vid: int, regions: list[list[int]], rotated: list[list[int]], "
+    "king_rows: list[list[int]], n_king_rows: int, weights: Any, phase_start: int, "
+    "drawish: bool, tempo: bool = ...) -> None: ...",
+    "def _clear_patterns(vid: int) -> None: ...",
+    "def _pattern_features(vid: int, regions: list[list[int]], rotated: list[list[int]], "
+    "white: Any, black: Any, kings: Any, stm: Any) -> tuple[Any, Any, Any, Any]: ..."]
+
 FAMILIES = [
     # module, board, move, square type, module functions
     ("_draughts", "DraughtsBoard", "DraughtsMove", "int | str",
-     ["def draughts_variants() -> list[str]: ...",
-      "def draughts_variant_id(name: str) -> int: ...",
-      "def draughts_perft(board: DraughtsBoard, depth: int) -> int: ...",
-      "def draughts_stop_perft() -> None: ...",
-      "# the learned evaluation's native face (patterns.py)",
-      "def _set_patterns(vid: int, regions: list[list[int]], rotated: list[list[int]], "
-      "king_rows: list[list[int]], n_king_rows: int, weights: Any, phase_start: int, "
-      "drawish: bool, tempo: bool = ...) -> None: ...",
-      "def _clear_patterns(vid: int) -> None: ...",
-      "def _pattern_features(vid: int, regions: list[list[int]], rotated: list[list[int]], "
-      "white: Any, black: Any, kings: Any, stm: Any) -> tuple[Any, Any, Any, Any]: ..."]
-     + table_set("DraughtsTableSet")),
+     DRAUGHTS + table_set("DraughtsTableSet")),
+    ("_draughts_wide", "DraughtsBoard", "DraughtsMove", "int | str", DRAUGHTS),
     ("_stacks", "StackBoard", "StackMove", "str",
      ["def stack_variants() -> list[str]: ...",
       "def stacks_perft(board: StackBoard, depth: int) -> int: ...",

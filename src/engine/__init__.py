@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 # The board classes are public names too (engine.DraughtsBoard for isinstance and typing).
 from ._draughts import DraughtsBoard, DraughtsMove  # noqa: F401
+from ._draughts_wide import DraughtsMove as _WideDraughtsMove
 from ._game import GameBoard
 from ._search import Engine
 from ._stacks import StackBoard, StackMove  # noqa: F401
@@ -66,6 +67,7 @@ class Move(metaclass=abc.ABCMeta):
 
 
 Move.register(DraughtsMove)
+Move.register(_WideDraughtsMove)
 Move.register(StackMove)
 Move.register(SuperajedrezMove)
 Move.register(SuperDimensionesMove)

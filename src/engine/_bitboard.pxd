@@ -7,6 +7,12 @@ cdef extern from "_bitops.h" nogil:
     int bb_popcount(u64 b)
     int bb_lsb(u64 b)
     int bb_msb(u64 b)
+    # 128-bit sets of squares (C's unsigned __int128; Cython converts them to and from Python
+    # ints by size, as it does every integer type it is told the name of).
+    ctypedef unsigned long long u128
+    int wide_popcount(u128 b)
+    int wide_lsb(u128 b)
+    int wide_msb(u128 b)
 
 cdef inline u64 splitmix64(u64* state) noexcept nogil:
     """Deterministic 64-bit generator for Zobrist keys: the same keys on every machine."""

@@ -1,148 +1,17 @@
-# The draughts family at C level: rules as a table, the position, moves, make/unmake.
-# The search (and anything else hot) cimports these; Python sees them through DraughtsBoard.
+# The draughts family at C level: rules as a table, the position, moves, make/unmake, on boards
+# of up to 64 bits (every variant but Canadian: `_draughts_wide.pxd` is the same code on 128).
+# The search (and anything else hot) reaches these through GameOps; Python through DraughtsBoard.
 from libc.stdint cimport uint8_t, int8_t
 from ._bitboard cimport u64
 from ._game cimport GameBoard, GameOps, SMove
 
+ctypedef u64 Bits             # a set of squares, one bit each (geometry.py's layout)
+
 cdef enum:
-    MAX_MOVES = 512        # per position; generators never write past it
-    NDIR = 12              # see geometry.DIRECTIONS
-    MAX_VARIANTS = 24
-    MAX_REGIONS = 32       # learned evaluation: regions of the board (see patterns.py)
-    REGION_SQUARES = 8     # squares of a region: 3^8 = 6561 contents
-    N_DENSE = 12           # learned evaluation: whole-board terms (patterns.DENSE_TERMS)
+    NBITS = 64
+    MAX_BIT = 64              # squares of a board are bits below this
 
-# Capture precedence / promotion in capture (mirrors variants.py).
-cdef enum:
-    PREC_FREE = 0
-    PREC_QUANTITY = 1
-    PREC_QUALITY = 2
-    PREC_KING_FIRST = 3
-    PREC_ITALIAN = 4
-    PREC_VALUE = 5
-    PROMO_STOP = 0
-    PROMO_CONTINUE = 1
-    PROMO_KING = 2
-    WIN_NORMAL = 0           # who cannot move loses
-    WIN_LOSING = 1           # who cannot move wins (antidraughts)
-    WIN_FIRST_KING = 2       # the first king wins (breakthrough)
-
-# Why a game ended (mirrors types.Termination).
-cdef enum:
-    END_NONE = 0
-    END_NO_PIECES = 1
-    END_NO_MOVES = 2
-    END_REPETITION = 3
-    END_KING_MOVES = 4       # plies without capture and without man move
-    END_CAPTURE_LIMIT = 5    # plies without capture
-    END_SIXTEEN_MOVES = 6
-    END_FIVE_MOVES = 7
-    END_FORZOSA = 8
-    END_SAQUE = 9
-    END_LONE_PIECE = 10      # Turkish: one piece against two or more with a king: a loss
-    END_ONE_AGAINST_ONE = 11 # Turkish: one piece each and no capture: a draw
-    END_FIRST_KING = 17      # breakthrough: the other side has crowned a king: a loss
-    END_SEVEN_MOVES = 19     # Frisian: two kings against one not won within 7 moves each
-
-ctypedef struct Rules:
-    int nsq
-    u64 valid
-    u64 promo[2]              # squares where each side's men are crowned
-    int lsh[NDIR]
-    int rsh[NDIR]
-    int delta[NDIR]           # signed bit offset of one step
-    int up[NDIR]              # 1 when a step raises the bit index
-    int opposite[NDIR]
-    u64 canstep[NDIR]
-    u64 ray[NDIR][64]
-    int man_move[2][4]
-    int n_man_move
-    int man_cap[2][8]
-    int n_man_cap
-    int king_dir[8]           # a king's quiet moves
-    int n_king_dir
-    int king_cap[8]           # a king's captures (Frisian: the orthogonals too)
-    int n_king_cap
-    int flying
-    int immediate             # pieces taken leave the board at once
-    int no_turn_back          # a capture may not reverse its direction (Turkish)
-    int land_behind           # a flying king lands right behind the piece it takes (Thai)
-    int precedence
-    int promo_in_capture
-    int win_rule
-    int killer                # Killer: a king's capture ending on a king stops right behind it
-    u64 kings_immune          # all ones in Italian draughts, where a man never takes a king
-    int track                 # Killer or Italian: captures keep their last piece and first king
-    int must_go_on            # flying kings under free choice must land where they can go on
-    int lateral               # Chapinas' sideways king step on the far row
-    int king_streak           # Frisian: quiet moves one king may make in a row while its side
-                              # has men (0: no limit)
-    int frisian_endings       # Frisian: 2 kings v 1 in 7 moves each; 1 king v 1: drawn
-    int numbered
-    int king_moves_limit
-    int capture_limit
-    int fmjd_endgames
-    int forzosa
-    int saque
-    int turkish_endings       # lone-piece loss and one-against-one draw (RULES.md §5.1)
-    u64 main_diag
-    u64 saque_man[2]          # the strong side's man square in Saque de peon, per strong side
-    u64 saque_other_man[2]    # the weak side's man square
-    int value_tiebreak
-    # Evaluation tables and weights (see evaluation.py).
-    u64 rank_mask[2][10]      # squares at each distance from the side's own back row
-    u64 centre
-    u64 wing[2]               # left and right halves of the board
-    u64 long_diagonal         # the corner-to-corner diagonals that are playable squares
-    u64 cone[2][64]           # squares a man's forward moves can reach
-    int rows_to_go[2][64]
-    u64 near_crowning[2]      # men with 1 to 3 rows to go
-    int w_man
-    int w_king
-    int w_tempo
-    int w_back_rank
-    int w_centre
-    int w_balance
-    int w_king_mobility
-    int w_runaway[4]
-    int lone_king_draw
-    int w_piece_numbers
-    # Learned pattern evaluation (patterns.py); pat_n == 0: the hand-set terms above are used.
-    int pat_n                                  # regions
-    int pat_len[MAX_REGIONS]
-    int pat_sq[MAX_REGIONS][REGION_SQUARES]    # White's view of the region
-    int pat_rot[MAX_REGIONS][REGION_SQUARES]   # the same squares turned 180 degrees: Black's view
-    int pat_offset[MAX_REGIONS]                # the region's first weight
-    int pat_kings                              # the first weight of the king-square table
-    int pat_king_sq[2][64]                     # a king's row in that table: [side][bit], the
-                                               # square as that side sees the board
-    int pat_dense                              # the first weight of the whole-board terms
-    int pat_drawish                            # scale down drawish material (patterns.py)
-    int pat_phase_tempo                        # phase: 0 pieces on the board, 1 tempo (the
-                                               # rows the men still have to go, Scan's pip)
-    int pat_phase_start                        # the phase's value at the start (opening)
-    int ranks                                  # rows of the board
-    const short* pat_w                         # [weights][2]: opening, ending; 1/16 centi-men
-    # A region's index from the bitboards in a few instructions: the men on its squares
-    # (mask) multiplied by a magic number gather into the top byte, which a table turns into
-    # the base-3 index (the sum of 3^k over the region's occupied squares k). [view]: 0 White's
-    # squares (pat_sq), 1 Black's (pat_rot).
-    u64 pat_mask[MAX_REGIONS][2]
-    u64 pat_magic[MAX_REGIONS][2]
-    unsigned short pat_tab[MAX_REGIONS][2][256]
-
-ctypedef struct Pos:
-    u64 pieces[2]             # [0] White, [1] Black
-    u64 kings
-    u64 key
-    int stm
-    int reversible            # plies since the last capture or man move
-    int since_capture
-    int since_material        # plies since the last capture or promotion
-    int special               # Forzosa / Saque counter in plies, -1 when not running
-    int8_t num[64]            # Chapinas piece numbers (stale where no piece stands)
-    int8_t wolf[2]            # Frisian: the king that made each side's last quiet moves
-    int8_t streak[2]          # and how many in a row (0: none counted)
+include "_draughts_types.pxi"
 
 ctypedef struct Move:
     u64 captured
@@ -150,24 +19,18 @@ ctypedef struct Move:
     uint8_t to
     uint8_t promote
 
-ctypedef struct Undo:
-    u64 key
-    u64 captured_kings
-    int reversible
-    int since_capture
-    int since_material
-    int special
-    int8_t num_to
-    int8_t wolf[2]
-    int8_t streak[2]
+cdef inline Bits captured_of(const Move* m) noexcept nogil:
+    return m.captured
 
-cdef const Rules* rules_for(int variant_id) noexcept nogil
-cdef int generate(const Pos* p, const Rules* R, Move* out) noexcept nogil
-cdef int count_moves(const Pos* p, const Rules* R, Move* scratch) noexcept nogil
-cdef int has_capture(const Pos* p, const Rules* R) noexcept nogil
-cdef void make(Pos* p, const Rules* R, const Move* m, Undo* u) noexcept nogil
-cdef void unmake(Pos* p, const Rules* R, const Move* m, const Undo* u) noexcept nogil
-cdef u64 compute_key(const Pos* p, const Rules* R) noexcept nogil
-cdef int rule_draw(const Pos* p, const Rules* R) noexcept nogil
-cdef u64 perft(Pos* p, const Rules* R, int depth, Move* stack) noexcept nogil
-cdef int evaluate(const Rules* R, const Pos* p) noexcept nogil
+cdef inline void set_captured(Move* m, Bits c) noexcept nogil:
+    m.captured = c
+
+cdef inline int history_slot(int frm, int to) noexcept nogil:
+    """The search's history table row (0..4095) of a move between two squares."""
+    return frm * 64 + to
+
+cdef inline u64 gather_window(Bits b, int shift) noexcept nogil:
+    """The word in which the learned evaluation gathers a region (on 64 bits: all of b)."""
+    return b
+
+include "_draughts_decls.pxi"

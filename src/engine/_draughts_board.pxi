@@ -6,10 +6,14 @@
 from .errors import IllegalMoveError, InvalidFenError, PerftStopped, UnknownVariantError
 from .types import Color, Outcome, Termination
 from .rulesets import DRAUGHTS_VARIANTS
+from .geometry import FILES
 
 cdef dict _SPEC_BY_ID = {}
 cdef dict _ID_BY_NAME = {}
 for _name, _spec in DRAUGHTS_VARIANTS.items():
+    # Each build plays the variants of its width: boards of up to 64 bits the 64-bit one.
+    if (max(_spec.geometry.coords) >= 64) != (NBITS > 64):
+        continue
     _vid = register_rules(_spec)
     _fill_ops(_vid)
     _ID_BY_NAME[_name] = _vid
@@ -59,7 +63,7 @@ cdef class DraughtsMove:
     def captured(self) -> list:
         """The captured squares, in canonical square order."""
         bits = []
-        cdef u64 c = self.m.captured
+        cdef Bits c = captured_of(&self.m)
         while c:
             bits.append(bb_lsb(c))
             c &= c - 1
@@ -68,7 +72,7 @@ cdef class DraughtsMove:
 
     @property
     def is_capture(self) -> bool:
-        return self.m.captured != 0
+        return captured_of(&self.m) != 0
 
     @property
     def promotes(self) -> bool:
@@ -83,7 +87,7 @@ cdef class DraughtsMove:
 
     def hub(self) -> str:
         """Hub protocol form: origin, destination, then every captured square (``28x19x23``)."""
-        if not self.m.captured:
+        if not captured_of(&self.m):
             return f"{self._name(self.m.frm)}-{self._name(self.m.to)}"
         parts = [self._name(self.m.frm), self._name(self.m.to)]
         parts += [str(c) for c in self.captured]
@@ -91,7 +95,7 @@ cdef class DraughtsMove:
 
     def __str__(self):
         if self._text is None:
-            if not self.m.captured:
+            if not captured_of(&self.m):
                 self._text = f"{self._name(self.m.frm)}-{self._name(self.m.to)}"
             elif self._path is not None:
                 self._text = "x".join(self._name(b) for b in self._path)
@@ -107,10 +111,10 @@ cdef class DraughtsMove:
             return NotImplemented
         cdef DraughtsMove o = other
         return (o.spec is self.spec and o.m.frm == self.m.frm and o.m.to == self.m.to
-                and o.m.captured == self.m.captured)
+                and captured_of(&o.m) == captured_of(&self.m))
 
     def __hash__(self):
-        return hash((self.spec.name, self.m.frm, self.m.to, self.m.captured))
+        return hash((self.spec.name, self.m.frm, self.m.to, captured_of(&self.m)))
 
 
 cdef DraughtsMove _wrap_move(object spec, const Move* m, u64 key):
@@ -172,7 +176,7 @@ cdef class DraughtsBoard(GameBoard):
             raise InvalidFenError(f"FEN {fen!r}: side to move must be W or B, not {side!r}")
         cdef Pos p
         memset(&p, 0, sizeof(Pos))
-        memset(p.num, -1, 64)
+        memset(p.num, -1, NBITS)
         p.stm = 0 if side == "W" else 1
         seen_colours = set()
         numbers = ({}, {})
@@ -189,7 +193,7 @@ cdef class DraughtsBoard(GameBoard):
                 continue
             for token in body.split(","):
                 for bit, king, number in self._parse_piece(fen, token.strip()):
-                    b = (<u64>1) << bit
+                    b = (<Bits>1) << bit
                     if (p.pieces[0] | p.pieces[1]) & b:
                         raise InvalidFenError(
                             f"FEN {fen!r}: square {spec.square_names[bit]} is given twice")
@@ -271,7 +275,7 @@ cdef class DraughtsBoard(GameBoard):
         cdef int i, j
         cdef u64 key = self.pos.key
         cdef list out = [_wrap_move(self.spec, &self.buf[i], key) for i in range(n)]
-        if n > 1 and self.buf[0].captured:
+        if n > 1 and captured_of(&self.buf[0]):
             # Two captures with the same origin and destination need their full paths.
             for i in range(n):
                 for j in range(n):
@@ -292,7 +296,7 @@ cdef class DraughtsBoard(GameBoard):
             move = self.parse_move(str(move))
         cdef DraughtsMove m = <DraughtsMove>move
         names = self.spec.square_names
-        if not m.m.captured:
+        if not captured_of(&m.m):
             return [(names[m.m.frm], names[m.m.to])]
         return sorted(tuple(names[b] for b in path) for path in self._paths(&m.m))
 
@@ -331,7 +335,7 @@ cdef class DraughtsBoard(GameBoard):
             raise IllegalMoveError(f"move {text!r} is not of the form a-b or axb[x...]")
         legal = self.legal_moves()
         cands = [m for m in legal if (<DraughtsMove>m).m.frm == bits[0]
-                 and ((<DraughtsMove>m).m.captured != 0) == is_capture]
+                 and (captured_of(&(<DraughtsMove>m).m) != 0) == is_capture]
         found = []
         for mv in cands:
             m = <DraughtsMove>mv
@@ -346,8 +350,8 @@ cdef class DraughtsBoard(GameBoard):
             # Hub form: origin, destination, captured squares.
             captured = 0
             for b in bits[2:]:
-                captured |= (<u64>1) << b
-            if m.m.to == bits[1] and captured == m.m.captured and len(set(bits[2:])) == len(bits) - 2:
+                captured |= (<Bits>1) << b
+            if m.m.to == bits[1] and captured == captured_of(&m.m) and len(set(bits[2:])) == len(bits) - 2:
                 found.append(mv)
         if not found:
             hint = "" if legal else " (the side to move has no legal move)"
@@ -501,7 +505,7 @@ cdef class DraughtsBoard(GameBoard):
             if spec.numbered_pieces:
                 row += "    " + " ".join(pieces)
             rows.append(row.rstrip())
-        files = "   " + " ".join("abcdefghij"[:g.size])
+        files = "   " + " ".join(FILES[:g.size])
         if spec.numbered:
             files += " " * (4 + 2 * g.size - 1) + "  squares"
         if spec.numbered_pieces:

@@ -18,7 +18,7 @@ from .evaluation import DRAUGHTS_WEIGHTS
 cdef void _fill_eval_tables(Rules* R, spec) except *:
     """Precompute the masks the evaluation uses for one variant."""
     cdef int side, b, i
-    cdef u64 frontier, cone, nxt
+    cdef Bits frontier, cone, nxt
     g = spec.geometry
     size = spec.size
     w = DRAUGHTS_WEIGHTS[spec.name]
@@ -37,20 +37,20 @@ cdef void _fill_eval_tables(Rules* R, spec) except *:
     for b, (f, r) in g.coords.items():
         for side in range(2):
             dist = r if side == 0 else size - 1 - r
-            R.rank_mask[side][dist] |= (<u64>1) << b
+            R.rank_mask[side][dist] |= (<Bits>1) << b
             R.rows_to_go[side][b] = size - 1 - dist
             if 1 <= size - 1 - dist <= 3:
-                R.near_crowning[side] |= (<u64>1) << b
+                R.near_crowning[side] |= (<Bits>1) << b
         if size // 2 - 2 <= f <= size // 2 + 1 and size // 2 - 2 <= r <= size // 2 + 1:
-            R.centre |= (<u64>1) << b
-        R.wing[0 if f < size // 2 else 1] |= (<u64>1) << b
+            R.centre |= (<Bits>1) << b
+        R.wing[0 if f < size // 2 else 1] |= (<Bits>1) << b
         if f == r or f + r == size - 1:
-            R.long_diagonal |= (<u64>1) << b
+            R.long_diagonal |= (<Bits>1) << b
     # The cone of a man: every square its forward steps reach, step after step.
     for side in range(2):
         for b in g.coords:
             cone = 0
-            frontier = (<u64>1) << b
+            frontier = (<Bits>1) << b
             while frontier:
                 nxt = 0
                 for i in range(R.n_man_move):
@@ -61,7 +61,7 @@ cdef void _fill_eval_tables(Rules* R, spec) except *:
             R.cone[side][b] = cone
 
 
-cdef inline int region_index(const int* squares, int n, u64 own, u64 other) noexcept nogil:
+cdef inline int region_index(const int* squares, int n, Bits own, Bits other) noexcept nogil:
     """The base-3 index of a region's men: sum over its squares of 3^k * (0 empty, 1 own man,
     2 the other side's man); kings count as empty (the whole-board terms value them)."""
     cdef int idx = 0, k, b
@@ -71,13 +71,13 @@ cdef inline int region_index(const int* squares, int n, u64 own, u64 other) noex
     return idx
 
 
-cdef inline u64 man_attacked(const Rules* R, const Pos* p, int s) noexcept nogil:
+cdef inline Bits man_attacked(const Rules* R, const Pos* p, int s) noexcept nogil:
     """The empty squares where a piece of side s could be taken at once by a man of the other
     side: a man of it one step before the square along one of its capture directions, an empty
     square after it. In Italian draughts men never take kings: none."""
-    cdef u64 occ = p.pieces[0] | p.pieces[1]
-    cdef u64 empty = R.valid & ~occ, attacked = 0
-    cdef u64 men = p.pieces[s ^ 1] & ~p.kings
+    cdef Bits occ = p.pieces[0] | p.pieces[1]
+    cdef Bits empty = R.valid & ~occ, attacked = 0
+    cdef Bits men = p.pieces[s ^ 1] & ~p.kings
     cdef int i, c
     if R.kings_immune:
         return 0
@@ -94,10 +94,10 @@ cdef inline void dense_terms(const Rules* R, const Pos* p, int s, int* out) noex
     kings on a long diagonal, whether it could capture if it were to move (a threat: the
     evaluation is asked about quiet positions, so for the side to move this is 0), and the
     squares of the king mobility where a man could take the king (Scan's "denied" squares)."""
-    cdef u64 occ = p.pieces[0] | p.pieces[1]
-    cdef u64 empty = R.valid & ~occ
-    cdef u64 men = p.pieces[s] & ~p.kings, kings = p.pieces[s] & p.kings, kk, runners, reach
-    cdef u64 attacked = man_attacked(R, p, s) if kings else 0
+    cdef Bits occ = p.pieces[0] | p.pieces[1]
+    cdef Bits empty = R.valid & ~occ
+    cdef Bits men = p.pieces[s] & ~p.kings, kings = p.pieces[s] & p.kings, kk, runners, reach
+    cdef Bits attacked = man_attacked(R, p, s) if kings else 0
     cdef int k, i, d, mobility = 0, exposed = 0
     out[0] = bb_popcount(men)
     out[1] = bb_popcount(kings)
@@ -110,7 +110,7 @@ cdef inline void dense_terms(const Rules* R, const Pos* p, int s, int* out) noex
             if R.flying:
                 reach = king_slide(R, k, d, occ)
             else:
-                reach = step(R, (<u64>1) << k, d) & empty
+                reach = step(R, (<Bits>1) << k, d) & empty
             mobility += bb_popcount(reach)
             exposed += bb_popcount(reach & attacked)
     out[2] = mobility
@@ -163,7 +163,7 @@ cdef inline int tempo_count(const Rules* R, const Pos* p) noexcept nogil:
     """The rows that the men of both sides still have to go to be crowned (Scan's "pip"): the
     learned evaluation's phase when its file asks for it. Kings count nothing."""
     cdef int s, d, total = 0
-    cdef u64 men
+    cdef Bits men
     for s in range(2):
         men = p.pieces[s] & ~p.kings
         for d in range(R.ranks - 1):
@@ -173,35 +173,38 @@ cdef inline int tempo_count(const Rules* R, const Pos* p) noexcept nogil:
 
 cdef int pattern_eval(const Rules* R, const Pos* p) noexcept nogil:
     """The learned evaluation for the side to move, in centi-men."""
-    cdef u64 wmen = p.pieces[0] & ~p.kings, bmen = p.pieces[1] & ~p.kings
+    cdef Bits wmen = p.pieces[0] & ~p.kings, bmen = p.pieces[1] & ~p.kings
     cdef const short* w = R.pat_w
     cdef long opening = 0, ending = 0
     cdef int r, j, i, b, sign, phase, start = R.pat_phase_start
     cdef int white[N_DENSE]
     cdef int black[N_DENSE]
     cdef u64 mask, magic
+    cdef Bits kings
     cdef const unsigned short* tab
     for r in range(R.pat_n):
         # region_index(R.pat_sq[r], ..., wmen, bmen), gathered by the magic (see Rules)
         mask = R.pat_mask[r][0]
         magic = R.pat_magic[r][0]
         tab = R.pat_tab[r][0]
-        j = R.pat_offset[r] + tab[((wmen & mask) * magic) >> 56] + 2 * tab[((bmen & mask) * magic) >> 56]
+        j = R.pat_offset[r] + tab[((gather_window(wmen, R.pat_shift[r][0]) & mask) * magic) >> 56] \
+            + 2 * tab[((gather_window(bmen, R.pat_shift[r][0]) & mask) * magic) >> 56]
         opening += w[2 * j]
         ending += w[2 * j + 1]
         # region_index(R.pat_rot[r], ..., bmen, wmen): Black's view
         mask = R.pat_mask[r][1]
         magic = R.pat_magic[r][1]
         tab = R.pat_tab[r][1]
-        j = R.pat_offset[r] + tab[((bmen & mask) * magic) >> 56] + 2 * tab[((wmen & mask) * magic) >> 56]
+        j = R.pat_offset[r] + tab[((gather_window(bmen, R.pat_shift[r][1]) & mask) * magic) >> 56] \
+            + 2 * tab[((gather_window(wmen, R.pat_shift[r][1]) & mask) * magic) >> 56]
         opening -= w[2 * j]
         ending -= w[2 * j + 1]
     for r in range(2):                              # the king-square table, side r's view
-        mask = p.pieces[r] & p.kings
+        kings = p.pieces[r] & p.kings
         sign = 1 - 2 * r
-        while mask:
-            b = bb_lsb(mask)
-            mask &= mask - 1
+        while kings:
+            b = bb_lsb(kings)
+            kings &= kings - 1
             j = R.pat_kings + R.pat_king_sq[r][b]
             opening += sign * w[2 * j]
             ending += sign * w[2 * j + 1]
@@ -241,9 +244,9 @@ cdef int hand_eval(const Rules* R, const Pos* p) noexcept nogil:
     """The hand-set evaluation, for the side to move, in centi-men."""
     cdef int score[2]
     cdef int s, i, d, k, n, left, right, rows
-    cdef u64 occ = p.pieces[0] | p.pieces[1]
-    cdef u64 empty = R.valid & ~occ
-    cdef u64 men, kings, kk, runners
+    cdef Bits occ = p.pieces[0] | p.pieces[1]
+    cdef Bits empty = R.valid & ~occ
+    cdef Bits men, kings, kk, runners
     cdef int values = 0
     if R.numbered and R.w_piece_numbers:
         values = (_number_sum(p, p.stm) - _number_sum(p, p.stm ^ 1)) * R.w_piece_numbers
@@ -273,7 +276,7 @@ cdef int hand_eval(const Rules* R, const Pos* p) noexcept nogil:
                 if R.flying:
                     n += bb_popcount(king_slide(R, k, d, occ)) * R.w_king_mobility
                 else:
-                    n += bb_popcount(step(R, (<u64>1) << k, d) & empty) * R.w_king_mobility
+                    n += bb_popcount(step(R, (<Bits>1) << k, d) & empty) * R.w_king_mobility
         runners = men & R.near_crowning[s]
         while runners:
             k = bb_lsb(runners)
@@ -287,7 +290,7 @@ cdef int hand_eval(const Rules* R, const Pos* p) noexcept nogil:
 
 cdef inline int _number_sum(const Pos* p, int side) noexcept nogil:
     cdef int total = 0
-    cdef u64 c = p.pieces[side]
+    cdef Bits c = p.pieces[side]
     while c:
         total += p.num[bb_lsb(c)]
         c &= c - 1
@@ -308,7 +311,8 @@ def _set_patterns(int vid, list regions, list rotated, list king_rows, int n_kin
     now on. The phase blends opening and ending values: pieces on the board or, with `tempo`,
     the rows the men still have to go; `phase_start` is its value at the start."""
     cdef Rules* R = &RULES[vid]
-    cdef int r, k, offset = 0
+    cdef int r, k, v, offset = 0
+    cdef int shifted[REGION_SQUARES]
     cdef const short[:, ::1] view = weights
     if len(regions) > MAX_REGIONS or len(regions) != len(rotated):
         raise ValueError(f"at most {MAX_REGIONS} regions")
@@ -316,9 +320,12 @@ def _set_patterns(int vid, list regions, list rotated, list king_rows, int n_kin
         if not 1 <= len(regions[r]) <= REGION_SQUARES or len(rotated[r]) != len(regions[r]):
             raise ValueError(f"a region has 1 to {REGION_SQUARES} squares")
         offset += _pow3(len(regions[r]))
-    if len(king_rows) != 2 or any(len(rows) != 64 or not all(0 <= x < n_king_rows for x in rows)
+    if len(king_rows) != 2 or any(len(rows) != NBITS or not all(0 <= x < n_king_rows for x in rows)
                                   for rows in king_rows):
-        raise ValueError(f"king rows: two lists of 64 rows in 0..{n_king_rows - 1}")
+        raise ValueError(f"king rows: two lists of {NBITS} rows in 0..{n_king_rows - 1}")
+    if any(not 0 <= b < NBITS or not (R.valid >> b) & 1
+           for squares in regions + rotated for b in squares):
+        raise ValueError("a region names a square that is not on the board")
     if view.shape[0] != offset + n_king_rows + N_DENSE or view.shape[1] != 2:
         raise ValueError(f"expected {offset + n_king_rows + N_DENSE} x 2 weights, "
                          f"not {view.shape[0]} x {view.shape[1]}")
@@ -333,13 +340,20 @@ def _set_patterns(int vid, list regions, list rotated, list king_rows, int n_kin
             R.pat_rot[r][k] = rotated[r][k]
         R.pat_offset[r] = offset
         offset += _pow3(R.pat_len[r])
-        if not (_fill_gather(R.pat_sq[r], R.pat_len[r], &R.pat_mask[r][0], &R.pat_magic[r][0],
-                             R.pat_tab[r][0])
-                and _fill_gather(R.pat_rot[r], R.pat_len[r], &R.pat_mask[r][1],
-                                 &R.pat_magic[r][1], R.pat_tab[r][1])):
-            raise ValueError(f"region {r}: no magic number gathers its squares")
+        for v, squares in enumerate((regions[r], rotated[r])):
+            # The region is gathered from one 64-bit word of the board: its squares from `shift`
+            # up (on a board of 64 bits or fewer, the whole board).
+            shift = min(squares) if max(squares) >= 64 else 0
+            if max(squares) - shift >= 64:
+                raise ValueError(f"region {r}: its squares span more than 64 bits")
+            for k in range(R.pat_len[r]):
+                shifted[k] = squares[k] - shift
+            R.pat_shift[r][v] = shift
+            if not _fill_gather(shifted, R.pat_len[r], &R.pat_mask[r][v],
+                                &R.pat_magic[r][v], R.pat_tab[r][v]):
+                raise ValueError(f"region {r}: no magic number gathers its squares")
     R.pat_kings = offset
-    for k in range(64):
+    for k in range(NBITS):
         R.pat_king_sq[0][k] = king_rows[0][k]
         R.pat_king_sq[1][k] = king_rows[1][k]
     R.pat_dense = offset + n_king_rows

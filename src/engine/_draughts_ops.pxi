@@ -19,8 +19,8 @@ cdef int _op_has_quiet_move(const void* ctx, const void* pos) noexcept nogil:
     cdef const Rules* R = <const Rules*>ctx
     cdef const Pos* p = <const Pos*>pos
     cdef int us = p.stm, i
-    cdef u64 empty = R.valid & ~(p.pieces[0] | p.pieces[1])
-    cdef u64 men = p.pieces[us] & ~p.kings, kings = free_kings(p, R, us)
+    cdef Bits empty = R.valid & ~(p.pieces[0] | p.pieces[1])
+    cdef Bits men = p.pieces[us] & ~p.kings, kings = free_kings(p, R, us)
     for i in range(R.n_man_move):
         if step(R, men, R.man_move[us][i]) & empty:
             return 1
@@ -38,8 +38,8 @@ cdef int _op_generate_promotions(const void* ctx, const void* pos, SMove* out) n
     cdef const Rules* R = <const Rules*>ctx
     cdef const Pos* p = <const Pos*>pos
     cdef int us = p.stm, i, d, n = 0
-    cdef u64 empty = R.valid & ~(p.pieces[0] | p.pieces[1])
-    cdef u64 men = p.pieces[us] & ~p.kings
+    cdef Bits empty = R.valid & ~(p.pieces[0] | p.pieces[1])
+    cdef Bits men = p.pieces[us] & ~p.kings
     for i in range(R.n_man_move):
         d = R.man_move[us][i]
         n = add_targets(<Move*>out, n, step(R, men, d) & empty & R.promo[us], R.delta[d],
@@ -98,21 +98,21 @@ cdef int _op_reversible(const void* pos) noexcept nogil:
 
 
 cdef int _op_is_capture(const SMove* m) noexcept nogil:
-    return (<const Move*>m).captured != 0
+    return captured_of(<const Move*>m) != 0
 
 
 cdef int _op_capture_count(const SMove* m) noexcept nogil:
-    return bb_popcount((<const Move*>m).captured)
+    return bb_popcount(captured_of(<const Move*>m))
 
 
 cdef int _op_history_index(const SMove* m) noexcept nogil:
-    return (<const Move*>m).frm * 64 + (<const Move*>m).to
+    return history_slot((<const Move*>m).frm, (<const Move*>m).to)
 
 
 cdef int _op_same_move(const SMove* a, const SMove* b) noexcept nogil:
     cdef const Move* x = <const Move*>a
     cdef const Move* y = <const Move*>b
-    return x.frm == y.frm and x.to == y.to and x.captured == y.captured
+    return x.frm == y.frm and x.to == y.to and captured_of(x) == captured_of(y)
 
 
 cdef void _fill_ops(int vid):

@@ -48,7 +48,7 @@ DRAUGHTS_WEIGHTS = {
 }
 for _name in ("brazilian", "russian", "pool", "czech", "thai"):
     DRAUGHTS_WEIGHTS[_name] = DRAUGHTS_WEIGHTS["spanish"]
-for _name in ("killer", "frisian", "frysk"):
+for _name in ("killer", "frisian", "frysk", "canadian"):
     DRAUGHTS_WEIGHTS[_name] = DRAUGHTS_WEIGHTS["international"]
 
 # Dipole (RULES.md §8), in hundredths of a checker: a checker on the board, per checker and row

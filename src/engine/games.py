@@ -18,6 +18,10 @@ from typing import Any, Callable, Optional
 
 from ._draughts import (DraughtsBoard, DraughtsTableSet, draughts_perft, draughts_stop_perft,
                         draughts_variants)
+from ._draughts_wide import DraughtsBoard as WideDraughtsBoard
+from ._draughts_wide import draughts_perft as wide_draughts_perft
+from ._draughts_wide import draughts_stop_perft as wide_draughts_stop_perft
+from ._draughts_wide import draughts_variants as wide_draughts_variants
 from ._game import game_perft, game_stop_perft
 from ._stacks import StackBoard, StackTableSet, stack_variants, stacks_perft, stacks_stop_perft
 from ._superajedrez import (SuperajedrezBoard, superajedrez_perft, superajedrez_stop_perft,
@@ -108,6 +112,11 @@ for _name in draughts_variants():
                   # Chapinas' numbered pieces have no Hub square code.
                   hub=not _rules.numbered_pieces,
                   table_set=DraughtsTableSet if _rules.has_tables else None, learned=True))
+# Boards of more than 64 bits (Canadian): the same code built on 128 bits; the hand-set
+# evaluation (self-play records hold 64-bit boards), no tables.
+for _name in wide_draughts_variants():
+    register(Game(_name, "draughts", WideDraughtsBoard, wide_draughts_perft,
+                  wide_draughts_stop_perft, hub=True))
 for _name in stack_variants():
     register(Game(_name, "stacks", StackBoard, stacks_perft, stacks_stop_perft,
                   table_set=StackTableSet, learned=True))

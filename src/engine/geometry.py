@@ -1,7 +1,8 @@
 """Board geometry: square names, the internal bit layout, and the tables the native code uses.
 
-Every draughts-family board is mapped onto one 64-bit word so that each direction of travel is a
-single shift of the whole bitboard:
+Every draughts-family board is mapped onto one 64-bit word (128 bits for Canadian draughts'
+12x12, whose layout needs bits 0-76) so that each direction of travel is a single shift of the
+whole bitboard:
 
 * boards that use every square (8×8 Turkish, Gothic) use ``bit = 8 * rank + file``; a mask per
   direction removes the squares that would wrap around an edge;
@@ -27,7 +28,7 @@ DIRECTIONS: tuple[tuple[int, int], ...] = (
 )
 NE, NW, SE, SW, N, S, E, W, E2, W2, N2, S2 = range(12)
 NUM_DIRECTIONS = len(DIRECTIONS)
-FILES = "abcdefghij"
+FILES = "abcdefghijkl"
 
 
 def algebraic(file: int, rank: int) -> str:
@@ -96,7 +97,7 @@ def build_geometry(size: int, colour: str) -> Geometry:
     g = Geometry(size=size, colour=colour)
     g.bit_at = layout
     g.coords = {b: fr for fr, b in layout.items()}
-    assert max(g.coords) < 64
+    assert max(g.coords) < 128
     for df, dr in DIRECTIONS:
         delta = None
         mask = 0
@@ -116,7 +117,7 @@ def build_geometry(size: int, colour: str) -> Geometry:
         g.shift.append(delta if delta is not None else 0)
         g.canstep.append(mask)
     for d in range(NUM_DIRECTIONS):
-        per_square = [0] * 64
+        per_square = [0] * (64 if max(g.coords) < 64 else 128)
         for b in g.coords:
             ray = 0
             cur = b

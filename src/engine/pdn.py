@@ -39,7 +39,7 @@ from .geometry import algebraic
 
 # The PDN standard's GameType numbers of the games played here.
 GAME_TYPES = {"20": "international", "21": "checkers", "22": "italian", "23": "pool", "24": "spanish", "25": "russian",
-              "26": "brazilian", "29": "czech", "30": "turkish", "31": "thai",
+              "26": "brazilian", "27": "canadian", "29": "czech", "30": "turkish", "31": "thai",
               "40": "frisian"}
 RESULTS = {"1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*"}
 # English piece letters -> Spanish (RULES.md §7.9): king, queen, rook, bishop, knight.

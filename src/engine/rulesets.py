@@ -28,10 +28,11 @@ STOP, CONTINUE_AS_MAN, CONTINUE_AS_KING = 0, 1, 2
 NORMAL, LOSING, FIRST_KING = 0, 1, 2
 
 
-def _fmjd_number(n: int) -> tuple[int, int]:
-    """International numbering: 1 = b10 … 5 = j10, 6 = a9 … 46 = a1, 50 = i1 (RULES.md §4.1)."""
-    r, k = divmod(n - 1, 5)
-    rank = 9 - r                                   # 0-based rank
+def _fmjd_number(n: int, size: int = 10) -> tuple[int, int]:
+    """International numbering: 1 = b10 … 5 = j10, 6 = a9 … 46 = a1, 50 = i1 (RULES.md §4.1);
+    on 12x12 (Canadian) the same, 1 = b12 … 67 = a1, 72 = k1."""
+    r, k = divmod(n - 1, size // 2)
+    rank = size - 1 - r                            # 0-based rank
     file = 2 * k + 1 if (rank + 1) % 2 == 0 else 2 * k
     return file, rank
 
@@ -260,6 +261,12 @@ _register(_FRISIAN)
 _register(replace(
     _FRISIAN, name="frysk", title="Frysk! (Frisian draughts with five men each)",
     start_fen="W:W46-50:B1-5", max_pieces=5))
+# Canadian: International rules on 12x12, 30 men each (the board needs the 128-bit build of the
+# generator, _draughts_wide). No endgame tables.
+_register(replace(
+    _INTERNATIONAL, name="canadian", title="Canadian draughts (International rules on 12x12)",
+    size=12, numbering=lambda n: _fmjd_number(n, 12), start_fen="W:W43-72:B1-30", max_pieces=30,
+    fmjd_endgames=False, has_tables=False))
 
 
 @dataclass

@@ -1,0 +1,806 @@
+# The draughts family's move generation, make/unmake and draw rules, at C level: the body of
+# both builds, `_draughts` (64-bit sets of squares) and `_draughts_wide` (128), which include it
+# after defining `Bits` and the bit functions for their width (see _draughts_types.pxi).
+#
+# One generator serves every rule set: the variant's row of `Rules` (filled from rulesets.py)
+# says which directions men and kings use, whether kings fly, how captures are chosen and what
+# happens at the far row. The board is a few words of Bits (see geometry.py for the layout).
+
+from libc.stdint cimport uint8_t, int8_t
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memset
+
+from ._game cimport RULE_NONE, RULE_DRAW, RULE_LOSS, RULE_WIN, UNDO_MAX, POS_MAX
+
+cdef Rules RULES[MAX_VARIANTS]
+cdef int N_RULES = 0
+
+# Zobrist keys: [side][is king][bit], the side to move, Chapinas' piece numbers, and Frisian's
+# count of one king's quiet moves in a row ([side][count][the king's bit]).
+cdef u64 Z_PIECE[2][2][NBITS]
+cdef u64 Z_NUMBER[20][NBITS]
+cdef u64 Z_SIDE
+cdef u64 Z_STREAK[2][4][NBITS]
+
+
+cdef void _init_zobrist():
+    cdef u64 state = 0x44696D656E73696F   # fixed seed: keys are identical on every machine
+    cdef int s, k, b
+    for s in range(2):
+        for k in range(2):
+            for b in range(NBITS):
+                Z_PIECE[s][k][b] = splitmix64(&state)
+    for k in range(20):
+        for b in range(NBITS):
+            Z_NUMBER[k][b] = splitmix64(&state)
+    global Z_SIDE
+    Z_SIDE = splitmix64(&state)
+    for s in range(2):
+        for k in range(1, 4):
+            for b in range(NBITS):
+                Z_STREAK[s][k][b] = splitmix64(&state)
+
+
+_init_zobrist()
+
+
+# ---------------------------------------------------------------------------------------------
+# Rules table
+
+def register_rules(spec) -> int:
+    """Fill one row of the C rules table from a variants.DraughtsVariant; returns its id."""
+    global N_RULES
+    if N_RULES >= MAX_VARIANTS:
+        raise RuntimeError("too many draughts variants")
+    cdef int vid = N_RULES
+    cdef Rules* R = &RULES[vid]
+    memset(R, 0, sizeof(Rules))
+    g = spec.geometry
+    from .geometry import DIRECTIONS
+    cdef int d, i, side, b
+    if max(g.coords) >= MAX_BIT:
+        raise ValueError(f"{spec.name}: the board needs bits up to {max(g.coords)}; this build "
+                         f"holds squares below {MAX_BIT}")
+    R.nsq = len(g.coords)
+    R.valid = g.valid
+    R.promo[0] = g.rank_mask(spec.size - 1)
+    R.promo[1] = g.rank_mask(0)
+    for d in range(NDIR):
+        R.delta[d] = g.shift[d]
+        R.lsh[d] = g.shift[d] if g.shift[d] > 0 else 0
+        R.rsh[d] = -g.shift[d] if g.shift[d] < 0 else 0
+        R.up[d] = 1 if g.shift[d] > 0 else 0
+        R.canstep[d] = g.canstep[d]
+        df, dr = DIRECTIONS[d]
+        R.opposite[d] = DIRECTIONS.index((-df, -dr))
+        for b in range(len(g.rays[d])):
+            R.ray[d][b] = g.rays[d][b]
+
+    def mirror(int d):
+        # Black's directions are White's with the rank step reversed.
+        df, dr = DIRECTIONS[d]
+        return DIRECTIONS.index((df, -dr))
+
+    R.n_man_move = len(spec.man_move_dirs)
+    for i, d in enumerate(spec.man_move_dirs):
+        R.man_move[0][i] = d
+        R.man_move[1][i] = mirror(d)
+    R.n_man_cap = len(spec.man_capture_dirs)
+    for i, d in enumerate(spec.man_capture_dirs):
+        R.man_cap[0][i] = d
+        R.man_cap[1][i] = mirror(d)
+    R.n_king_dir = len(spec.king_dirs)
+    for i, d in enumerate(spec.king_dirs):
+        R.king_dir[i] = d
+    king_captures = spec.king_capture_dirs or spec.king_dirs
+    R.n_king_cap = len(king_captures)
+    for i, d in enumerate(king_captures):
+        R.king_cap[i] = d
+    if not 0 <= spec.king_streak <= 3:
+        raise ValueError("king_streak: 0 to 3 quiet moves in a row")
+    R.king_streak = spec.king_streak
+    R.frisian_endings = spec.frisian_endings
+    R.flying = spec.flying_kings
+    R.immediate = spec.immediate_removal
+    R.no_turn_back = 1 if spec.immediate_removal and not spec.turn_back else 0
+    R.land_behind = spec.land_behind
+    R.precedence = spec.precedence
+    R.promo_in_capture = spec.promotion_in_capture
+    R.win_rule = spec.win_rule
+    R.killer = spec.killer
+    R.kings_immune = 0 if spec.men_take_kings else <Bits>-1
+    R.track = 1 if spec.killer or spec.precedence == PREC_ITALIAN else 0
+    # (A king that lands right behind its victim has one square: nothing to choose.)
+    R.must_go_on = 1 if spec.flying_kings and spec.precedence in (PREC_FREE, PREC_KING_FIRST) \
+        and not spec.land_behind else 0
+    R.lateral = spec.lateral_king_move
+    R.numbered = spec.numbered_pieces
+    R.king_moves_limit = spec.king_moves_limit
+    R.capture_limit = spec.capture_limit
+    R.fmjd_endgames = spec.fmjd_endgames
+    R.forzosa = spec.forzosa
+    R.saque = spec.saque_de_peon
+    R.turkish_endings = spec.turkish_endings
+    R.value_tiebreak = spec.value_tiebreak
+    _fill_eval_tables(R, spec)
+    for name in spec.main_diagonal:
+        R.main_diag |= (<Bits>1) << spec.square_bit(str(name))
+    if spec.saque_de_peon:
+        # RULES.md §6.3: White's man on 2 against Black's on 9; mirrored, 31 against 24.
+        R.saque_man[0] = (<Bits>1) << spec.square_bit("2")
+        R.saque_other_man[0] = (<Bits>1) << spec.square_bit("9")
+        R.saque_man[1] = (<Bits>1) << spec.square_bit("31")
+        R.saque_other_man[1] = (<Bits>1) << spec.square_bit("24")
+    N_RULES += 1
+    return vid
+
+
+cdef const Rules* rules_for(int variant_id) noexcept nogil:
+    return &RULES[variant_id]
+
+
+# ---------------------------------------------------------------------------------------------
+# Generation
+
+cdef inline Bits step(const Rules* R, Bits bb, int d) noexcept nogil:
+    """Every square of bb moved one step in direction d; squares that would leave the board vanish."""
+    return ((bb & R.canstep[d]) << R.lsh[d]) >> R.rsh[d]
+
+
+cdef inline int nearest(Bits bb, int up) noexcept nogil:
+    """The first square of bb met when walking in a direction (bb must not be empty)."""
+    return bb_lsb(bb) if up else bb_msb(bb)
+
+
+ctypedef struct Gen:
+    const Rules* R
+    Move* out
+    int n
+    int best               # best capture score so far (precedence)
+    Bits occ                # occupied squares, with the moving piece lifted off its square
+    Bits enemies
+    Bits enemy_kings
+    Bits man_targets        # the enemy pieces a man may take (not kings in Italian draughts)
+    Bits promo              # the mover's crowning row
+    int us
+    int frm
+    int mover_king         # the capturing piece started as a king (Czech precedence)
+    int crowned            # a man crowned during this capture goes on as a king (Russian)
+    Bits victim             # the piece taken last, and the square right behind it (Killer)
+    Bits behind
+    int first_king         # captures made before the first king was taken (Italian), 64: none
+    # Path mode: collect every landing path of one given move instead of generating moves.
+    int path_mode
+    int target_to
+    Bits target_captured
+    uint8_t path[64]
+    int plen
+    uint8_t* paths
+    int npaths
+    int max_paths
+
+
+cdef void add_capture(Gen* g, int to, Bits captured, int promote) noexcept nogil:
+    cdef int score, i
+    if g.path_mode:
+        if to == g.target_to and captured == g.target_captured and g.npaths < g.max_paths:
+            for i in range(g.plen):
+                g.paths[g.npaths * 64 + i] = g.path[i]
+            for i in range(g.plen, 64):
+                g.paths[g.npaths * 64 + i] = 255
+            g.npaths += 1
+        return
+    if g.R.precedence == PREC_QUANTITY:
+        score = bb_popcount(captured)
+    elif g.R.precedence == PREC_QUALITY:
+        score = bb_popcount(captured) * 64 + bb_popcount(captured & g.enemy_kings)
+    elif g.R.precedence == PREC_KING_FIRST:
+        score = g.mover_king
+    elif g.R.precedence == PREC_VALUE:
+        # The highest value, a king worth a little less than two men; at equal value a king's
+        # capture first (the weights Scan uses: 64 a man, 126 a king).
+        score = bb_popcount(captured & ~g.enemy_kings) * 64 \
+            + bb_popcount(captured & g.enemy_kings) * 126 + g.mover_king
+    elif g.R.precedence == PREC_ITALIAN:
+        # The most pieces; then with a king; then the most kings; then a king taken earliest.
+        score = (bb_popcount(captured) << 14) + (g.mover_king << 13) \
+            + (bb_popcount(captured & g.enemy_kings) << 7) + (64 - g.first_king)
+    else:
+        score = 0
+    if score < g.best:
+        return
+    if score > g.best:
+        g.best = score
+        g.n = 0
+    else:
+        # The same origin, destination and captured set reached along another path is the
+        # same move (NOTATION.md): keep one.
+        for i in range(g.n):
+            if g.out[i].to == to and captured_of(&g.out[i]) == captured and g.out[i].frm == g.frm:
+                return
+    if g.n < MAX_MOVES:
+        g.out[g.n].frm = <uint8_t>g.frm
+        g.out[g.n].to = <uint8_t>to
+        set_captured(&g.out[g.n], captured)
+        g.out[g.n].promote = <uint8_t>promote
+        g.n += 1
+
+
+cdef void man_captures(Gen* g, int cur, Bits captured, int lastdir) noexcept nogil:
+    cdef const Rules* R = g.R
+    cdef int i, d, land_sq, found = 0
+    cdef Bits v, land
+    cdef Bits occ = g.occ & ~captured if R.immediate else g.occ
+    for i in range(R.n_man_cap):
+        d = R.man_cap[g.us][i]
+        if R.no_turn_back and lastdir >= 0 and d == R.opposite[lastdir]:
+            continue
+        v = step(R, (<Bits>1) << cur, d) & g.man_targets & ~captured
+        if not v:
+            continue
+        land = step(R, v, d) & ~occ
+        if not land:
+            continue
+        found = 1
+        land_sq = bb_lsb(land)
+        g.path[g.plen] = <uint8_t>land_sq
+        g.plen += 1
+        if R.promo_in_capture == PROMO_STOP and (land & g.promo):
+            add_capture(g, land_sq, captured | v, 1)
+        elif R.promo_in_capture == PROMO_KING and (land & g.promo):
+            # Crowned on the spot: the capture goes on, if it can, as a king's.
+            g.crowned = 1
+            king_captures(g, land_sq, captured | v, d)
+            g.crowned = 0
+        else:
+            man_captures(g, land_sq, captured | v, d)
+        g.plen -= 1
+    if not found and captured:
+        add_capture(g, cur, captured, 1 if ((<Bits>1) << cur) & g.promo else 0)
+
+
+cdef void king_captures(Gen* g, int cur, Bits captured, int lastdir) noexcept nogil:
+    cdef const Rules* R = g.R
+    cdef int i, d, b, l, found = 0
+    cdef Bits blk, vb, beyond, land, saved_victim = 0, saved_behind = 0
+    cdef int saved_first = 64
+    cdef Bits occ = g.occ & ~captured if R.immediate else g.occ
+    for i in range(R.n_king_cap):
+        d = R.king_cap[i]
+        if R.no_turn_back and lastdir >= 0 and d == R.opposite[lastdir]:
+            continue
+        if R.flying and R.land_behind:
+            vb = flying_victim(g, occ, captured, cur, d)
+            if not vb:
+                continue
+            land = step(R, vb, d) & ~occ
+        elif R.flying:
+            vb = flying_victim(g, occ, captured, cur, d)
+            if not vb:
+                continue
+            beyond = R.ray[d][bb_lsb(vb)]
+            blk = beyond & occ
+            land = beyond
+            if blk:
+                b = nearest(blk, R.up[d])
+                land &= ~(R.ray[d][b] | ((<Bits>1) << b))
+        else:
+            vb = step(R, (<Bits>1) << cur, d) & g.enemies & ~captured
+            if not vb:
+                continue
+            land = step(R, vb, d) & ~occ
+        if not land:
+            continue
+        found = 1
+        if R.must_go_on:
+            # A flying king that can go on capturing from some landing squares must land on
+            # one of those (Russian, Czech, pool); where the most pieces must be taken, this
+            # follows from the precedence already.
+            land = continuing_landings(g, land, captured | vb, d)
+        if R.track:
+            saved_victim = g.victim
+            saved_behind = g.behind
+            saved_first = g.first_king
+            g.victim = vb
+            g.behind = step(R, vb, d)
+            if g.first_king == 64 and (vb & g.enemy_kings):
+                g.first_king = bb_popcount(captured)
+        while land:
+            l = bb_lsb(land)
+            land &= land - 1
+            g.path[g.plen] = <uint8_t>l
+            g.plen += 1
+            king_captures(g, l, captured | vb, d)
+            g.plen -= 1
+        if R.track:
+            g.victim = saved_victim
+            g.behind = saved_behind
+            g.first_king = saved_first
+    if not found and captured:
+        # Killer: a capture whose last piece taken is a king ends right behind it.
+        if R.killer and (g.victim & g.enemy_kings) and not (((<Bits>1) << cur) & g.behind):
+            return
+        add_capture(g, cur, captured, g.crowned)
+
+
+cdef inline Bits flying_victim(const Gen* g, Bits occ, Bits captured, int sq, int d) noexcept nogil:
+    """The piece a flying king on sq would take in direction d: the first piece met, if it is a
+    live enemy (a dead one, under end removal, blocks); 0 when there is none."""
+    cdef const Rules* R = g.R
+    cdef Bits blk = R.ray[d][sq] & occ, vb
+    if not blk:
+        return 0
+    vb = (<Bits>1) << nearest(blk, R.up[d])
+    return vb if vb & g.enemies & ~captured else 0
+
+
+cdef Bits continuing_landings(Gen* g, Bits land, Bits captured, int lastdir) noexcept nogil:
+    """The landing squares of a flying king from which it can capture again (all of land when
+    none can): the first step of king_captures from each square."""
+    cdef const Rules* R = g.R
+    cdef Bits out = 0, occ = g.occ & ~captured if R.immediate else g.occ, vb, rest = land
+    cdef int i, d, l
+    while rest:
+        l = bb_lsb(rest)
+        rest &= rest - 1
+        for i in range(R.n_king_cap):
+            d = R.king_cap[i]
+            if d == R.opposite[lastdir]:
+                continue              # back along the line: the piece just taken blocks it
+            vb = flying_victim(g, occ, captured, l, d)
+            if vb and (step(R, vb, d) & ~occ):
+                out |= (<Bits>1) << l
+                break
+    return out if out else land
+
+
+cdef inline Bits men_that_capture(const Pos* p, const Rules* R, Bits empty, int us) noexcept nogil:
+    """Men of side `us` with at least one capture (a cheap whole-board test)."""
+    cdef int i, d, o
+    cdef Bits men = p.pieces[us] & ~p.kings, hit, res = 0
+    cdef Bits enemies = p.pieces[us ^ 1] & ~(p.kings & R.kings_immune)
+    for i in range(R.n_man_cap):
+        d = R.man_cap[us][i]
+        hit = step(R, step(R, men, d) & enemies, d) & empty
+        if hit:
+            o = R.opposite[d]
+            res |= step(R, step(R, hit, o), o)
+    return res
+
+
+cdef int gen_captures(const Pos* p, const Rules* R, Move* out, Gen* g) noexcept nogil:
+    cdef int us = p.stm
+    cdef Bits occ = p.pieces[0] | p.pieces[1]
+    cdef Bits empty = R.valid & ~occ
+    cdef Bits men, kings, b
+    g.R = R
+    g.out = out
+    g.n = 0
+    g.best = 0
+    g.enemies = p.pieces[us ^ 1]
+    g.enemy_kings = p.pieces[us ^ 1] & p.kings
+    g.man_targets = g.enemies & ~(g.enemy_kings & R.kings_immune)
+    g.promo = R.promo[us]
+    g.us = us
+    g.plen = 0
+    g.crowned = 0
+    g.mover_king = 0
+    if R.track:
+        g.victim = 0
+        g.behind = 0
+        g.first_king = 64
+    kings = p.pieces[us] & p.kings
+    men = men_that_capture(p, R, empty, us)
+    while men:
+        b = men & (~men + 1)
+        men ^= b
+        g.frm = bb_lsb(b)
+        g.occ = occ ^ b
+        man_captures(g, g.frm, 0, -1)
+    g.mover_king = 1
+    while kings:
+        b = kings & (~kings + 1)
+        kings ^= b
+        g.frm = bb_lsb(b)
+        g.occ = occ ^ b
+        king_captures(g, g.frm, 0, -1)
+    return g.n
+
+
+cdef inline Bits king_slide(const Rules* R, int sq, int d, Bits occ) noexcept nogil:
+    """Empty squares a flying king on sq reaches in direction d."""
+    cdef Bits ray = R.ray[d][sq]
+    cdef Bits blk = ray & occ
+    if blk:
+        sq = nearest(blk, R.up[d])
+        ray &= ~(R.ray[d][sq] | ((<Bits>1) << sq))
+    return ray
+
+
+cdef int has_capture(const Pos* p, const Rules* R) noexcept nogil:
+    """Whether the side to move has a capture (then, captures being compulsory, no quiet move
+    is legal)."""
+    return side_can_capture(p, R, p.stm)
+
+
+cdef int side_can_capture(const Pos* p, const Rules* R, int us) noexcept nogil:
+    """Whether side `us` would have a capture if it were to move: the first step of
+    man_captures / king_captures, without following sequences."""
+    cdef int i, d, k, b
+    cdef Bits occ = p.pieces[0] | p.pieces[1]
+    cdef Bits enemies = p.pieces[us ^ 1], kings = p.pieces[us] & p.kings, ray, blk, vb
+    if men_that_capture(p, R, R.valid & ~occ, us):
+        return 1
+    while kings:
+        k = bb_lsb(kings)
+        kings &= kings - 1
+        for i in range(R.n_king_cap):
+            d = R.king_cap[i]
+            if R.flying:
+                ray = R.ray[d][k]
+                blk = ray & occ
+                if not blk:
+                    continue
+                b = nearest(blk, R.up[d])
+                vb = (<Bits>1) << b
+                if (vb & enemies) and (step(R, vb, d) & ~occ):
+                    return 1
+            else:
+                vb = step(R, (<Bits>1) << k, d) & enemies
+                if vb and (step(R, vb, d) & ~occ):
+                    return 1
+    return 0
+
+
+cdef inline int add_targets(Move* out, int n, Bits targets, int delta, Bits promo) noexcept nogil:
+    """Quiet moves to each square of targets from the square delta bits behind it."""
+    cdef int t
+    while targets and n < MAX_MOVES:
+        t = bb_lsb(targets)
+        targets &= targets - 1
+        out[n].frm = <uint8_t>(t - delta)
+        out[n].to = <uint8_t>t
+        set_captured(&out[n], 0)
+        out[n].promote = 1 if ((<Bits>1) << t) & promo else 0
+        n += 1
+    return n
+
+
+cdef inline Bits free_kings(const Pos* p, const Rules* R, int us) noexcept nogil:
+    """The kings of side `us` that may make a quiet move: all of them, but in Frisian draughts
+    the king that has just made `king_streak` quiet moves in a row while its side has men."""
+    cdef Bits kings = p.pieces[us] & p.kings
+    if R.king_streak and p.streak[us] >= R.king_streak and (p.pieces[us] & ~p.kings):
+        kings &= ~((<Bits>1) << p.wolf[us])
+    return kings
+
+
+cdef int gen_quiet(const Pos* p, const Rules* R, Move* out) noexcept nogil:
+    cdef int us = p.stm, i, d, k, n = 0
+    cdef Bits occ = p.pieces[0] | p.pieces[1]
+    cdef Bits empty = R.valid & ~occ
+    cdef Bits men = p.pieces[us] & ~p.kings
+    cdef Bits kings = free_kings(p, R, us), kk, t
+    for i in range(R.n_man_move):
+        d = R.man_move[us][i]
+        n = add_targets(out, n, step(R, men, d) & empty, R.delta[d], R.promo[us])
+    kk = kings
+    while kk:
+        k = bb_lsb(kk)
+        kk &= kk - 1
+        for i in range(R.n_king_dir):
+            d = R.king_dir[i]
+            if R.flying:
+                t = king_slide(R, k, d, occ)
+            else:
+                t = step(R, (<Bits>1) << k, d) & empty
+            while t and n < MAX_MOVES:
+                out[n].frm = <uint8_t>k
+                out[n].to = <uint8_t>bb_lsb(t)
+                set_captured(&out[n], 0)
+                out[n].promote = 0
+                t &= t - 1
+                n += 1
+    if R.lateral:
+        kk = kings & R.promo[us]
+        n = add_targets(out, n, step(R, kk, 8) & empty, R.delta[8], 0)
+        n = add_targets(out, n, step(R, kk, 9) & empty, R.delta[9], 0)
+    return n
+
+
+cdef int generate(const Pos* p, const Rules* R, Move* out) noexcept nogil:
+    cdef Gen g
+    g.path_mode = 0
+    cdef int n = gen_captures(p, R, out, &g)
+    if n:
+        return n
+    return gen_quiet(p, R, out)
+
+
+cdef int count_moves(const Pos* p, const Rules* R, Move* scratch) noexcept nogil:
+    """The number of legal moves, without writing quiet moves out (perft's last ply)."""
+    cdef Gen g
+    g.path_mode = 0
+    cdef int n = gen_captures(p, R, scratch, &g)
+    if n:
+        return n
+    cdef int us = p.stm, i, d, k
+    cdef Bits occ = p.pieces[0] | p.pieces[1]
+    cdef Bits empty = R.valid & ~occ
+    cdef Bits men = p.pieces[us] & ~p.kings
+    cdef Bits kings = free_kings(p, R, us), kk
+    for i in range(R.n_man_move):
+        n += bb_popcount(step(R, men, R.man_move[us][i]) & empty)
+    if R.flying:
+        kk = kings
+        while kk:
+            k = bb_lsb(kk)
+            kk &= kk - 1
+            for i in range(R.n_king_dir):
+                n += bb_popcount(king_slide(R, k, R.king_dir[i], occ))
+    else:
+        for i in range(R.n_king_dir):
+            n += bb_popcount(step(R, kings, R.king_dir[i]) & empty)
+    if R.lateral:
+        kk = kings & R.promo[us]
+        n += bb_popcount(step(R, kk, 8) & empty) + bb_popcount(step(R, kk, 9) & empty)
+    return n
+
+
+cdef int capture_paths(const Pos* p, const Rules* R, const Move* m, uint8_t* paths,
+                       int max_paths) noexcept nogil:
+    """Every landing path (64 bytes each, 255-terminated, origin excluded) along which move m
+    can be played; returns how many were written."""
+    cdef Gen g
+    g.path_mode = 1
+    g.target_to = m.to
+    g.target_captured = captured_of(m)
+    g.paths = paths
+    g.npaths = 0
+    g.max_paths = max_paths
+    g.R = R
+    g.out = NULL
+    g.n = 0
+    g.best = 0
+    g.plen = 0
+    cdef int us = p.stm
+    cdef Bits b = (<Bits>1) << m.frm
+    g.enemies = p.pieces[us ^ 1]
+    g.enemy_kings = p.pieces[us ^ 1] & p.kings
+    g.man_targets = g.enemies & ~(g.enemy_kings & R.kings_immune)
+    g.promo = R.promo[us]
+    g.us = us
+    g.frm = m.frm
+    g.crowned = 0
+    g.mover_king = 1 if p.kings & b else 0
+    g.victim = 0
+    g.behind = 0
+    g.first_king = 64
+    g.occ = (p.pieces[0] | p.pieces[1]) ^ b
+    if p.kings & b:
+        king_captures(&g, m.frm, 0, -1)
+    else:
+        man_captures(&g, m.frm, 0, -1)
+    return g.npaths
+
+
+# ---------------------------------------------------------------------------------------------
+# Make / unmake and the counters behind the draw rules
+
+cdef int special_condition(const Pos* p, const Rules* R) noexcept nogil:
+    """Whether the position is a Forzosa or Saque de peon ending (RULES.md §6.3, §2.3)."""
+    cdef int s, l
+    cdef Bits strong, weak
+    for s in range(2):
+        l = s ^ 1
+        strong = p.pieces[s]
+        weak = p.pieces[l]
+        if R.forzosa and bb_popcount(strong) == 3 and (strong & ~p.kings) == 0 \
+                and bb_popcount(weak) == 1 and (weak & p.kings) and (strong & R.main_diag):
+            return 1
+        if R.saque and bb_popcount(strong & p.kings) == 2 and (strong & ~p.kings) == R.saque_man[s] \
+                and (strong & p.kings & R.main_diag) and bb_popcount(weak & p.kings) == 1 \
+                and (weak & ~p.kings) == R.saque_other_man[s]:
+            return 1
+    return 0
+
+
+cdef void make(Pos* p, const Rules* R, const Move* m, Undo* u) noexcept nogil:
+    cdef int us = p.stm, them = us ^ 1, s
+    cdef Bits fb = (<Bits>1) << m.frm, tb = (<Bits>1) << m.to
+    cdef int was_king = (p.kings >> m.frm) & 1
+    cdef u64 key = p.key
+    cdef Bits c
+    cdef int8_t num
+    u.key = p.key
+    u.reversible = p.reversible
+    u.since_capture = p.since_capture
+    u.since_material = p.since_material
+    u.special = p.special
+    cdef Bits captured = captured_of(m)
+    u.captured_kings = captured & p.kings
+    u.num_to = p.num[m.to]
+    u.wolf[0] = p.wolf[0]
+    u.wolf[1] = p.wolf[1]
+    u.streak[0] = p.streak[0]
+    u.streak[1] = p.streak[1]
+
+    if captured:
+        c = captured
+        while c:
+            s = bb_lsb(c)
+            c &= c - 1
+            key ^= Z_PIECE[them][(u.captured_kings >> s) & 1][s]
+            if R.numbered:
+                key ^= Z_NUMBER[p.num[s]][s]
+        p.pieces[them] ^= captured
+        p.kings &= ~captured
+        p.reversible = 0
+        p.since_capture = 0
+        p.since_material = 0
+    else:
+        p.since_capture += 1
+        p.reversible = p.reversible + 1 if was_king else 0
+        p.since_material = 0 if m.promote else p.since_material + 1
+    # The mover is placed after the captured pieces are lifted: under immediate removal (Turkish)
+    # a king may end its capture on a square it emptied.
+    key ^= Z_PIECE[us][was_king][m.frm] ^ Z_PIECE[us][was_king | m.promote][m.to] ^ Z_SIDE
+    p.pieces[us] ^= fb ^ tb
+    if was_king:
+        p.kings ^= fb ^ tb
+    elif m.promote:
+        p.kings |= tb
+    if R.numbered:
+        num = p.num[m.frm]
+        key ^= Z_NUMBER[num][m.frm] ^ Z_NUMBER[num][m.to]
+        p.num[m.to] = num
+    if R.king_streak:
+        key ^= _streak_key(p, us) ^ _streak_key(p, them)
+        count_streak(p, m, was_king, us)
+        key ^= _streak_key(p, us) ^ _streak_key(p, them)
+    p.key = key
+    p.stm = them
+    if R.forzosa or R.saque:
+        # The counter starts at the first position of the ending and runs while the material
+        # stays the same (RULES.md SP-5).
+        if p.since_material == 0:
+            p.special = 0 if special_condition(p, R) else -1
+        elif p.special >= 0:
+            p.special += 1
+        elif special_condition(p, R):
+            p.special = 0
+
+
+cdef void unmake(Pos* p, const Rules* R, const Move* m, const Undo* u) noexcept nogil:
+    cdef int them = p.stm, us = them ^ 1
+    cdef Bits fb = (<Bits>1) << m.frm, tb = (<Bits>1) << m.to
+    p.stm = us
+    p.pieces[us] ^= fb ^ tb
+    if (p.kings >> m.to) & 1:
+        p.kings &= ~tb
+        if not m.promote:
+            p.kings |= fb
+    p.pieces[them] |= captured_of(m)
+    p.kings |= u.captured_kings
+    if R.numbered:
+        p.num[m.frm] = p.num[m.to]
+        p.num[m.to] = u.num_to
+    p.key = u.key
+    p.reversible = u.reversible
+    p.since_capture = u.since_capture
+    p.since_material = u.since_material
+    p.special = u.special
+    p.wolf[0] = u.wolf[0]
+    p.wolf[1] = u.wolf[1]
+    p.streak[0] = u.streak[0]
+    p.streak[1] = u.streak[1]
+
+
+cdef inline u64 _streak_key(const Pos* p, int side) noexcept nogil:
+    return Z_STREAK[side][p.streak[side]][p.wolf[side]] if p.streak[side] else 0
+
+
+cdef inline void count_streak(Pos* p, const Move* m, int was_king, int us) noexcept nogil:
+    """Frisian: after move m of side `us` (already on the board), each side's count of one
+    king's quiet moves in a row. The mover's grows with a quiet move of the same king while it
+    has men, and restarts with any other move; the other side's ends when its king is taken or
+    it has no man left (then the limit no longer applies)."""
+    cdef int them = us ^ 1
+    if p.streak[them] and (not ((p.pieces[them] & p.kings) >> p.wolf[them]) & 1
+                           or not (p.pieces[them] & ~p.kings)):
+        p.streak[them] = 0
+    if was_king and not captured_of(m) and (p.pieces[us] & ~p.kings):
+        if not (p.streak[us] and p.wolf[us] == m.frm):
+            p.streak[us] = 0
+        p.streak[us] += 1
+        p.wolf[us] = <int8_t>m.to
+    else:
+        p.streak[us] = 0
+
+
+cdef u64 compute_key(const Pos* p, const Rules* R) noexcept nogil:
+    cdef u64 key = Z_SIDE if p.stm else 0
+    cdef Bits c
+    cdef int s, b
+    for s in range(2):
+        c = p.pieces[s]
+        while c:
+            b = bb_lsb(c)
+            c &= c - 1
+            key ^= Z_PIECE[s][(p.kings >> b) & 1][b]
+            if R.numbered:
+                key ^= Z_NUMBER[p.num[b]][b]
+    if R.king_streak:
+        key ^= _streak_key(p, 0) ^ _streak_key(p, 1)
+    return key
+
+
+cdef int rule_draw(const Pos* p, const Rules* R) noexcept nogil:
+    """The rule that ends the game here, or END_NONE: END_LONE_PIECE is a loss for the side to
+    move, every other code a draw. Repetition is checked by whoever keeps the history of keys;
+    having no pieces or no move is checked before this."""
+    cdef int s, nk, total, mine, theirs, kings_only
+    cdef Move buf[MAX_MOVES]
+    cdef Gen g
+    if R.win_rule == WIN_FIRST_KING and (p.pieces[p.stm ^ 1] & p.kings):
+        return END_FIRST_KING
+    # Frisian's endings count kings only; Turkish's any pieces.
+    kings_only = p.kings == (p.pieces[0] | p.pieces[1])
+    if R.turkish_endings or (R.frisian_endings and kings_only):
+        mine = bb_popcount(p.pieces[p.stm])
+        theirs = bb_popcount(p.pieces[p.stm ^ 1])
+        if R.turkish_endings and mine == 1 and theirs >= 2 and (p.pieces[p.stm ^ 1] & p.kings):
+            return END_LONE_PIECE
+        if mine == 1 and theirs == 1:
+            g.path_mode = 0
+            if gen_captures(p, R, buf, &g) == 0:
+                return END_ONE_AGAINST_ONE
+        if R.frisian_endings and (mine == 1 and theirs == 2 or mine == 2 and theirs == 1) \
+                and p.since_material >= 14:
+            return END_SEVEN_MOVES
+    if R.king_moves_limit and p.reversible >= R.king_moves_limit:
+        return END_KING_MOVES
+    if R.capture_limit and p.since_capture >= R.capture_limit:
+        return END_CAPTURE_LIMIT
+    if R.fmjd_endgames:
+        for s in range(2):
+            if bb_popcount(p.pieces[s ^ 1]) == 1 and (p.pieces[s ^ 1] & p.kings):
+                nk = bb_popcount(p.pieces[s] & p.kings)
+                total = bb_popcount(p.pieces[s])
+                if nk >= 1 and total == 3 and p.since_material >= 32:
+                    return END_SIXTEEN_MOVES
+                if nk >= 1 and total <= 2 and p.since_material >= 10:
+                    return END_FIVE_MOVES
+    if p.special >= 0:
+        # Forzosa: 3 kings v 1 king, 12 moves each; Saque de peon: 32 moves each.
+        if p.kings == (p.pieces[0] | p.pieces[1]):
+            if p.special >= 24:
+                return END_FORZOSA
+        elif p.special >= 64:
+            return END_SAQUE
+    return END_NONE
+
+
+# ---------------------------------------------------------------------------------------------
+# Perft
+
+cdef volatile int perft_stop = 0   # set by stop_perft() from another thread: abandon a perft
+
+
+cdef u64 perft(Pos* p, const Rules* R, int depth, Move* stack) noexcept nogil:
+    """Leaf count at depth; stack must hold depth * MAX_MOVES moves."""
+    cdef int n, i
+    cdef u64 total = 0
+    cdef Undo u
+    if depth <= 0:
+        return 1
+    if depth == 1:
+        return count_moves(p, R, stack)
+    n = generate(p, R, stack)
+    if perft_stop:
+        return 0
+    for i in range(n):
+        make(p, R, &stack[i], &u)
+        total += perft(p, R, depth - 1, stack + n)
+        unmake(p, R, &stack[i], &u)
+    return total

@@ -1,0 +1,158 @@
+# The draughts family's C types, shared by the two builds of its code: `_draughts` (boards of up
+# to 64 bits: every variant on 8x8 and 10x10) and `_draughts_wide` (up to 128: Canadian 12x12).
+# The including .pxd defines `Bits` (a set of squares, one bit each), NBITS (its width) and
+# `Move`, whose captured set is stored to fit the search's 16-byte moves.
+
+cdef enum:
+    MAX_MOVES = 512        # per position; generators never write past it
+    NDIR = 12              # see geometry.DIRECTIONS
+    MAX_VARIANTS = 24
+    MAX_REGIONS = 32       # learned evaluation: regions of the board (see patterns.py)
+    REGION_SQUARES = 8     # squares of a region: 3^8 = 6561 contents
+    N_DENSE = 12           # learned evaluation: whole-board terms (patterns.DENSE_TERMS)
+    MAX_RANKS = 12         # rows of the largest board (Canadian 12x12)
+
+# Capture precedence / promotion in capture (mirrors variants.py).
+cdef enum:
+    PREC_FREE = 0
+    PREC_QUANTITY = 1
+    PREC_QUALITY = 2
+    PREC_KING_FIRST = 3
+    PREC_ITALIAN = 4
+    PREC_VALUE = 5
+    PROMO_STOP = 0
+    PROMO_CONTINUE = 1
+    PROMO_KING = 2
+    WIN_NORMAL = 0           # who cannot move loses
+    WIN_LOSING = 1           # who cannot move wins (antidraughts)
+    WIN_FIRST_KING = 2       # the first king wins (breakthrough)
+
+# Why a game ended (mirrors types.Termination).
+cdef enum:
+    END_NONE = 0
+    END_NO_PIECES = 1
+    END_NO_MOVES = 2
+    END_REPETITION = 3
+    END_KING_MOVES = 4       # plies without capture and without man move
+    END_CAPTURE_LIMIT = 5    # plies without capture
+    END_SIXTEEN_MOVES = 6
+    END_FIVE_MOVES = 7
+    END_FORZOSA = 8
+    END_SAQUE = 9
+    END_LONE_PIECE = 10      # Turkish: one piece against two or more with a king: a loss
+    END_ONE_AGAINST_ONE = 11 # Turkish: one piece each and no capture: a draw
+    END_FIRST_KING = 17      # breakthrough: the other side has crowned a king: a loss
+    END_SEVEN_MOVES = 19     # Frisian: two kings against one not won within 7 moves each
+
+ctypedef struct Rules:
+    int nsq
+    Bits valid
+    Bits promo[2]              # squares where each side's men are crowned
+    int lsh[NDIR]
+    int rsh[NDIR]
+    int delta[NDIR]           # signed bit offset of one step
+    int up[NDIR]              # 1 when a step raises the bit index
+    int opposite[NDIR]
+    Bits canstep[NDIR]
+    Bits ray[NDIR][NBITS]
+    int man_move[2][4]
+    int n_man_move
+    int man_cap[2][8]
+    int n_man_cap
+    int king_dir[8]           # a king's quiet moves
+    int n_king_dir
+    int king_cap[8]           # a king's captures (Frisian: the orthogonals too)
+    int n_king_cap
+    int flying
+    int immediate             # pieces taken leave the board at once
+    int no_turn_back          # a capture may not reverse its direction (Turkish)
+    int land_behind           # a flying king lands right behind the piece it takes (Thai)
+    int precedence
+    int promo_in_capture
+    int win_rule
+    int killer                # Killer: a king's capture ending on a king stops right behind it
+    Bits kings_immune          # all ones in Italian draughts, where a man never takes a king
+    int track                 # Killer or Italian: captures keep their last piece and first king
+    int must_go_on            # flying kings under free choice must land where they can go on
+    int lateral               # Chapinas' sideways king step on the far row
+    int king_streak           # Frisian: quiet moves one king may make in a row while its side
+                              # has men (0: no limit)
+    int frisian_endings       # Frisian: 2 kings v 1 in 7 moves each; 1 king v 1: drawn
+    int numbered
+    int king_moves_limit
+    int capture_limit
+    int fmjd_endgames
+    int forzosa
+    int saque
+    int turkish_endings       # lone-piece loss and one-against-one draw (RULES.md §5.1)
+    Bits main_diag
+    Bits saque_man[2]          # the strong side's man square in Saque de peon, per strong side
+    Bits saque_other_man[2]    # the weak side's man square
+    int value_tiebreak
+    # Evaluation tables and weights (see evaluation.py).
+    Bits rank_mask[2][MAX_RANKS] # squares at each distance from the side's own back row
+    Bits centre
+    Bits wing[2]               # left and right halves of the board
+    Bits long_diagonal         # the corner-to-corner diagonals that are playable squares
+    Bits cone[2][NBITS]           # squares a man's forward moves can reach
+    int rows_to_go[2][NBITS]
+    Bits near_crowning[2]      # men with 1 to 3 rows to go
+    int w_man
+    int w_king
+    int w_tempo
+    int w_back_rank
+    int w_centre
+    int w_balance
+    int w_king_mobility
+    int w_runaway[4]
+    int lone_king_draw
+    int w_piece_numbers
+    # Learned pattern evaluation (patterns.py); pat_n == 0: the hand-set terms above are used.
+    int pat_n                                  # regions
+    int pat_len[MAX_REGIONS]
+    int pat_sq[MAX_REGIONS][REGION_SQUARES]    # White's view of the region
+    int pat_rot[MAX_REGIONS][REGION_SQUARES]   # the same squares turned 180 degrees: Black's view
+    int pat_offset[MAX_REGIONS]                # the region's first weight
+    int pat_kings                              # the first weight of the king-square table
+    int pat_king_sq[2][NBITS]                     # a king's row in that table: [side][bit], the
+                                               # square as that side sees the board
+    int pat_dense                              # the first weight of the whole-board terms
+    int pat_drawish                            # scale down drawish material (patterns.py)
+    int pat_phase_tempo                        # phase: 0 pieces on the board, 1 tempo (the
+                                               # rows the men still have to go, Scan's pip)
+    int pat_phase_start                        # the phase's value at the start (opening)
+    int ranks                                  # rows of the board
+    const short* pat_w                         # [weights][2]: opening, ending; 1/16 centi-men
+    # A region's index from the bitboards in a few instructions: the men on its squares
+    # (mask) multiplied by a magic number gather into the top byte, which a table turns into
+    # the base-3 index (the sum of 3^k over the region's occupied squares k). [view]: 0 White's
+    # squares (pat_sq), 1 Black's (pat_rot).
+    u64 pat_mask[MAX_REGIONS][2]
+    u64 pat_magic[MAX_REGIONS][2]
+    int pat_shift[MAX_REGIONS][2]             # the region's squares, moved down by this many
+                                               # bits, fit one 64-bit word (0 on narrow boards)
+    unsigned short pat_tab[MAX_REGIONS][2][256]
+
+ctypedef struct Pos:
+    Bits pieces[2]             # [0] White, [1] Black
+    Bits kings
+    u64 key
+    int stm
+    int reversible            # plies since the last capture or man move
+    int since_capture
+    int since_material        # plies since the last capture or promotion
+    int special               # Forzosa / Saque counter in plies, -1 when not running
+    int8_t num[NBITS]            # Chapinas piece numbers (stale where no piece stands)
+    int8_t wolf[2]            # Frisian: the king that made each side's last quiet moves
+    int8_t streak[2]          # and how many in a row (0: none counted)
+
+ctypedef struct Undo:
+    u64 key
+    Bits captured_kings
+    int reversible
+    int since_capture
+    int since_material
+    int special
+    int8_t num_to
+    int8_t wolf[2]
+    int8_t streak[2]
