@@ -14,24 +14,27 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent / "src" / "engine"
+# The draughts family's hot functions, in both of its builds (64- and 128-bit boards).
+DRAUGHTS = ["step", "nearest", "add_capture", "man_captures", "king_captures", "continuing_landings", "flying_victim",
+            "men_that_capture", "gen_captures", "king_slide", "has_capture", "side_can_capture",
+            "add_targets", "free_kings", "gen_quiet", "count_streak", "_streak_key",
+            "generate", "count_moves", "capture_paths", "special_condition", "make",
+            "unmake", "compute_key", "rule_draw", "perft", "evaluate",
+            "_number_sum", "region_index", "man_attacked", "dense_terms", "lone_king_holds",
+            "drawish_divisor", "tempo_count", "pattern_eval", "hand_eval",
+            "_pow3", "_values_result", "_op_generate", "_op_generate_captures",
+            "_op_generate_promotions",
+            "_op_make", "_op_unmake", "_op_key", "_op_evaluate", "_op_rule_end",
+            "_op_draw_result", "has_capture",
+            "captured_of", "set_captured", "history_slot", "gather_window"]
 HOT = {
-    "_draughts": ["step", "nearest", "add_capture", "man_captures", "king_captures", "continuing_landings", "flying_victim",
-                  "men_that_capture", "gen_captures", "king_slide", "has_capture", "side_can_capture",
-                  "add_targets", "free_kings", "gen_quiet", "count_streak", "_streak_key",
-                  "generate", "count_moves", "capture_paths", "special_condition", "make",
-                  "unmake", "compute_key", "rule_draw", "perft", "evaluate",
-                  "_number_sum", "region_index", "man_attacked", "dense_terms", "lone_king_holds",
-                  "drawish_divisor", "tempo_count", "pattern_eval", "hand_eval",
-                  "_pow3", "_values_result", "_op_generate", "_op_generate_captures",
-                  "_op_generate_promotions",
-                  "_op_make", "_op_unmake", "_op_key", "_op_evaluate", "_op_rule_end",
-                  "_op_draw_result", "has_capture",
-                  # the endgame tables (_draughts_tables.pxi)
-                  "slice_size", "rank_set", "rank_free", "unrank_set", "set_pos", "pos_index", "decode",
-              "free_squares",
-              "lookup", "push", "predecessors", "build_slice", "probe_c", "expected_code", "verify_range",
-              "any_code", "packed_code", "successor_code", "code_to_rule", "packed_get",
-              "packed_read", "cache_new", "cache_free", "inflate_block", "free_decompressors"],
+    "_draughts": DRAUGHTS + [
+        # the endgame tables (_draughts_tables.pxi)
+        "slice_size", "rank_set", "rank_free", "unrank_set", "set_pos", "pos_index", "decode",
+        "free_squares", "lookup", "push", "predecessors", "build_slice", "probe_c", "expected_code", "verify_range",
+        "any_code", "packed_code", "successor_code", "code_to_rule", "packed_get",
+        "packed_read", "cache_new", "cache_free", "inflate_block", "free_decompressors"],
+    "_draughts_wide": DRAUGHTS,
     "_stacks": ["add", "side_moves", "generate", "make", "unmake", "compute_key", "checkers",
                 "rule_end", "mobility", "evaluate", "perft", "_op_generate", "_op_captures",
                 "_op_make", "_op_unmake", "_op_evaluate", "_op_rule_end", "t_side_index",
