@@ -34,8 +34,7 @@ def test_the_facts_the_front_ends_read():
     assert games.names(tables=True) == [
         "international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers",
         "brazilian", "russian", "pool", "czech", "thai", "italian", "killer", "dipole", "dipole10"]
-    # Every built-in game but Canadian, whose self-play records would need 128-bit boards.
-    assert games.names(learned=True) == [n for n in games.names() if n != "canadian"]
+    assert games.names(learned=True) == games.names()                 # every built-in game
     assert games.names(random_start=None) == [n for n in games.names() if n != "superdimensiones"]
     assert {g.opening_check_depth for g in games.GAMES.values()} == {4, 6}
     assert games.game("superajedrez").opening_check_depth == 4

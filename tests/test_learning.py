@@ -13,7 +13,8 @@ from engine import patterns, selfplay, train, weights
 from engine.rulesets import DRAUGHTS_VARIANTS
 
 DRAUGHTS = ["international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers",
-            "russian", "italian", "antidraughts"]          # three of the newer rows: other boards and rules
+            "russian", "italian", "antidraughts",          # three of the newer rows: other boards and rules
+            "canadian"]                                    # 12x12: boards of two 64-bit words
 
 
 @pytest.fixture(autouse=True)
@@ -43,9 +44,14 @@ def random_boards(variant, count, seed):
 
 
 def bitboards(board):
+    """White's, Black's and the kings' squares and the side to move, from the native position:
+    64-bit words, or (low, high) pairs on a board of two words (Canadian)."""
     import struct
-    white, black, kings, _, stm = struct.unpack_from("<QQQQi", board._native_position())
-    return white, black, kings, stm
+    words = patterns.words(board.variant)
+    values = struct.unpack_from(f"<{3 * words + 1}Qi", board._native_position())
+    if words == 1:
+        return values[0], values[1], values[2], values[4]
+    return tuple(values[0:2]), tuple(values[2:4]), tuple(values[4:6]), values[7]
 
 
 # -- the features, recomputed plainly -----------------------------------------------------------
@@ -215,7 +221,7 @@ def test_evaluation_equals_a_plain_recomputation(variant, tmp_path):
         assert board.evaluate() == int(plain) or (board.evaluate() == 0 and abs(plain) < 1)
 
 
-@pytest.mark.parametrize("variant", ["international", "checkers", "turkish"])
+@pytest.mark.parametrize("variant", ["international", "checkers", "turkish", "canadian"])
 def test_tempo_phase_blends_by_the_rows_the_men_have_to_go(variant, tmp_path):
     """A file that asks for it blends opening and ending values by the men's tempo (Scan's
     phase): the engine equals the plain recomputation, and the start is all opening."""
@@ -225,7 +231,8 @@ def test_tempo_phase_blends_by_the_rows_the_men_have_to_go(variant, tmp_path):
     assert meta["phase"] == "tempo"
     spec = DRAUGHTS_VARIANTS[variant]
     assert patterns.phase_start(variant, True) == {"international": 150 * 2, "checkers": 2 * 4 * (7 + 6 + 5),
-                                                   "turkish": 2 * 8 * (6 + 5)}[variant]
+                                                   "turkish": 2 * 8 * (6 + 5),
+                                                   "canadian": 2 * 6 * (11 + 10 + 9 + 8 + 7)}[variant]
     for board in random_boards(variant, 40, 11):
         if not board.legal_moves():
             continue
@@ -269,6 +276,9 @@ def test_drawish_material_is_scaled_down(tmp_path):
 def test_the_random_positions_exercise_every_whole_board_term(variant):
     """The recomputation above means something only if the terms take other values than 0."""
     boards = [b for b in random_boards(variant, 40, 11) if b.legal_moves()]
+    if variant == "canadian":
+        # Random play on 12x12 seldom crowns a king on the long diagonal: one position that does.
+        boards.append(engine.Board(variant, "W:WK67,K56,48:BK5,25"))
     cols = list(zip(*(bitboards(b) for b in boards)))
     _, _, dense, _ = patterns.features(variant, *cols)
     for k, name in enumerate(patterns.DENSE_TERMS):
@@ -597,6 +607,45 @@ def test_selfplay_and_train_end_to_end(tmp_path):
     assert not np.array_equal(weights.read(again)[1], first_fit)
     with pytest.raises(engine.EngineError, match="not spanish"):
         train.fit("spanish", [out], str(again), init=str(fitted), report=None)
+
+
+def test_selfplay_and_train_on_boards_of_two_words(tmp_path):
+    """Canadian's 12x12 needs bits 0-76: the self-play files hold [N, 2] boards, whose words
+    are the native position's, and the fit and the rule-draw filter read them as one board."""
+    out = tmp_path / "games"
+    played, kept = selfplay.run("canadian", 16, out, nodes=300, workers=1, progress=False,
+                                eval_file=weights.HAND_SET)
+    data = selfplay.load([out], "canadian")
+    assert played == 16 and kept == len(data["stm"]) > 1000
+    assert data["white"].shape == data["black"].shape == data["kings"].shape == (kept, 2)
+    # Each stored board is the position's: its squares written as a FEN give the same words.
+    spec = engine.Board("canadian").spec
+    for i in range(0, kept, 97):
+        lists = {}
+        for colour, key in (("W", "white"), ("B", "black")):
+            lo, hi = (int(x) for x in data[key][i])
+            king_lo, king_hi = (int(x) for x in data["kings"][i])
+            bits, kings = lo | hi << 64, king_lo | king_hi << 64
+            lists[colour] = ",".join(("K" if kings >> b & 1 else "") + spec.square_names[b]
+                                     for b in range(128) if bits >> b & 1)
+        board = engine.Board("canadian", f"{'WB'[data['stm'][i]]}:W{lists['W']}:B{lists['B']}")
+        w, b, k, stm = bitboards(board)
+        assert (w, b, k, stm) == (tuple(data["white"][i]), tuple(data["black"][i]),
+                                  tuple(data["kings"][i]), data["stm"][i])
+    assert any(int(hi) for _, hi in data["white"]) and any(int(lo) for lo, _ in data["white"])
+    # A lone king against a king is drawn by rule and left out; the rest is kept.
+    king = {"white": np.array([[1 << 5, 0], [1 << 5 | 1 << 20, 0]], dtype=np.uint64),
+            "black": np.array([[0, 1 << 12], [0, 1 << 12]], dtype=np.uint64),
+            "kings": np.array([[1 << 5, 1 << 12], [1 << 5, 1 << 12]], dtype=np.uint64),
+            "game": np.arange(2)}
+    assert list(train.without_rule_draws("canadian", king)["game"]) == [1]
+    fitted = tmp_path / "canadian.npz"
+    figures = train.fit("canadian", [out], str(fitted), iterations=20, report=None)
+    assert figures["games"] == 16 and figures["train_loss"] < figures["train_loss_material"]
+    engine.Engine(1, eval_file=fitted)
+    assert weights.current("canadian") == str(fitted)
+    board = engine.Board("canadian")
+    assert engine.Engine(1).search(board, depth=4).best_move in board.legal_moves()
 
 
 def test_selfplay_seed_varies_the_openings():

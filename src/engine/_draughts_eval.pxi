@@ -372,25 +372,29 @@ def _clear_patterns(int vid):
     _PATTERN_WEIGHTS.pop(vid, None)
 
 
-def _pattern_features(int vid, list regions, list rotated, const u64[::1] white,
-                      const u64[::1] black, const u64[::1] kings, const uint8_t[::1] stm):
+def _pattern_features(int vid, list regions, list rotated, const u64[:, ::1] white,
+                      const u64[:, ::1] black, const u64[:, ::1] kings, const uint8_t[::1] stm):
     """The learned evaluation's features of N positions (for training), computed by the same
     code the evaluation runs: (White's region indices [N, R], Black's [N, R], both without the
     region offsets; whole-board terms White minus Black [N, N_DENSE], the side to move +1 for
-    White; pieces on the board [N])."""
+    White; pieces on the board [N]). Boards are [N, words] arrays of 64-bit words, lowest
+    first: one word a board on this build's narrow boards, NBITS / 64 at most."""
     cdef const Rules* R = &RULES[vid]
     cdef Py_ssize_t n = white.shape[0], i
-    cdef int r, k, nreg = len(regions)
+    cdef int r, k, w, nreg = len(regions), words = white.shape[1]
     cdef int sq[MAX_REGIONS][REGION_SQUARES]
     cdef int rot[MAX_REGIONS][REGION_SQUARES]
     cdef int length[MAX_REGIONS]
     cdef int wd[N_DENSE]
     cdef int bd[N_DENSE]
     cdef Pos p
+    cdef Bits wmen, bmen
     if nreg > MAX_REGIONS:
         raise ValueError(f"at most {MAX_REGIONS} regions")
     if not (black.shape[0] == n and kings.shape[0] == n and stm.shape[0] == n):
         raise ValueError("white, black, kings and stm must have the same length")
+    if not (1 <= words <= NBITS // 64 and black.shape[1] == words and kings.shape[1] == words):
+        raise ValueError(f"boards must be [N, words] arrays of 1 to {NBITS // 64} words")
     for r in range(nreg):
         length[r] = len(regions[r])
         for k in range(length[r]):
@@ -407,19 +411,22 @@ def _pattern_features(int vid, list regions, list rotated, const u64[::1] white,
     with nogil:
         for i in range(n):
             memset(&p, 0, sizeof(Pos))
-            p.pieces[0] = white[i]
-            p.pieces[1] = black[i]
-            p.kings = kings[i]
+            for w in range(words):
+                p.pieces[0] |= (<Bits>white[i, w]) << (64 * w)
+                p.pieces[1] |= (<Bits>black[i, w]) << (64 * w)
+                p.kings |= (<Bits>kings[i, w]) << (64 * w)
             p.stm = stm[i]
+            wmen = p.pieces[0] & ~p.kings
+            bmen = p.pieces[1] & ~p.kings
             for r in range(nreg):
-                oi[i, r] = region_index(sq[r], length[r], white[i] & ~kings[i], black[i] & ~kings[i])
-                ti[i, r] = region_index(rot[r], length[r], black[i] & ~kings[i], white[i] & ~kings[i])
+                oi[i, r] = region_index(sq[r], length[r], wmen, bmen)
+                ti[i, r] = region_index(rot[r], length[r], bmen, wmen)
             dense_terms(R, &p, 0, wd)
             dense_terms(R, &p, 1, bd)
             for k in range(N_DENSE):
                 dn[i, k] = wd[k] - bd[k]
             dn[i, 6] = 1 if stm[i] == 0 else -1
-            pc[i] = bb_popcount(white[i] | black[i])
+            pc[i] = bb_popcount(p.pieces[0] | p.pieces[1])
     return own_idx, other_idx, dense, pieces
 
 

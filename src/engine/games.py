@@ -112,11 +112,10 @@ for _name in draughts_variants():
                   # Chapinas' numbered pieces have no Hub square code.
                   hub=not _rules.numbered_pieces,
                   table_set=DraughtsTableSet if _rules.has_tables else None, learned=True))
-# Boards of more than 64 bits (Canadian): the same code built on 128 bits; the hand-set
-# evaluation (self-play records hold 64-bit boards), no tables.
+# Boards of more than 64 bits (Canadian): the same code built on 128 bits; no tables.
 for _name in wide_draughts_variants():
     register(Game(_name, "draughts", WideDraughtsBoard, wide_draughts_perft,
-                  wide_draughts_stop_perft, hub=True))
+                  wide_draughts_stop_perft, hub=True, learned=True))
 for _name in stack_variants():
     register(Game(_name, "stacks", StackBoard, stacks_perft, stacks_stop_perft,
                   table_set=StackTableSet, learned=True))

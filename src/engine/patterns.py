@@ -28,7 +28,8 @@ import json
 
 import numpy as np
 
-from ._draughts import _clear_patterns, _pattern_features, _set_patterns, draughts_variant_id
+from . import _draughts
+from . import _draughts_wide
 from .rulesets import DRAUGHTS_VARIANTS
 from .weights import WeightsError
 
@@ -41,6 +42,28 @@ EARLIER_LAYOUTS = ((DENSE_TERMS[:7], False), (DENSE_TERMS[:11], False))
 # Variants whose fits scale drawish material down by default (train --drawish): flying-king
 # endgames on 10x10, where three pieces rarely beat a king (the rule Scan's evaluation uses).
 DRAWISH_BY_DEFAULT = frozenset({"international"})
+
+
+def words(variant: str) -> int:
+    """64-bit words of a variant's boards: 1, or 2 on a board of more than 64 bits (Canadian).
+    Training arrays of boards are 1-D uint64 for one word, [N, 2] for two (lowest word first)."""
+    return 1 if max(DRAUGHTS_VARIANTS[variant].geometry.coords) < 64 else 2
+
+
+def _native(variant: str):
+    """The build of the draughts code that plays the variant (64- or 128-bit boards)."""
+    return _draughts if words(variant) == 1 else _draughts_wide
+
+
+def as_words(boards) -> np.ndarray:
+    """Boards as a [N, words] uint64 array (a 1-D array is one word each)."""
+    a = np.asarray(boards, dtype=np.uint64)
+    return a.reshape(len(a), -1)
+
+
+def _on(boards: np.ndarray, bit: int) -> np.ndarray:
+    """Whether each of the [N, words] boards holds the square of this bit."""
+    return (boards[:, bit >> 6] >> np.uint64(bit & 63)) & np.uint64(1) != 0
 
 
 def regions(variant: str) -> tuple[list[list[int]], list[list[int]]]:
@@ -67,7 +90,7 @@ def king_squares(variant: str) -> tuple[list[int], list[int]]:
     spec = DRAUGHTS_VARIANTS[variant]
     g, size = spec.geometry, spec.size
     order = {b: i for i, b in enumerate(sorted(g.coords))}
-    white, black = [0] * 64, [0] * 64
+    white, black = [0] * (64 * words(variant)), [0] * (64 * words(variant))
     for b, (f, r) in g.coords.items():
         white[b] = order[b]
         black[b] = order[g.bit_at[(size - 1 - f, size - 1 - r)]]
@@ -100,12 +123,11 @@ def tempo(variant: str, white, black, kings) -> np.ndarray:
     """The rows the men of both sides still have to go to be crowned (Scan's "pip"), for
     positions given as bitboards: the phase of a file that asks for it (``meta.phase``)."""
     spec = DRAUGHTS_VARIANTS[variant]
-    white, black, kings = (np.asarray(a, dtype=np.uint64) for a in (white, black, kings))
+    white, black, kings = (as_words(a) for a in (white, black, kings))
     total = np.zeros(len(white), dtype=np.int64)
     for b, (_, r) in spec.geometry.coords.items():
-        bit = np.uint64(1 << b)
-        total += (spec.size - 1 - r) * ((white & ~kings & bit) != 0)     # White crowns at the top
-        total += r * ((black & ~kings & bit) != 0)
+        total += (spec.size - 1 - r) * _on(white & ~kings, b)     # White crowns at the top
+        total += r * _on(black & ~kings, b)
     return total
 
 
@@ -115,10 +137,12 @@ def phase_start(variant: str, tempo_phase: bool) -> int:
         return start_pieces(variant)
     from . import Board
     bit_of = DRAUGHTS_VARIANTS[variant].bit_of
-    men = {"w": 0, "b": 0}                              # the start has no kings
+    n = words(variant)
+    men = {"w": np.zeros((1, n), np.uint64), "b": np.zeros((1, n), np.uint64)}  # no kings
     for name, piece in Board(variant).piece_map().items():
-        men[piece[0].lower()] |= 1 << bit_of[str(name)]
-    return int(tempo(variant, [men["w"]], [men["b"]], [0])[0])
+        b = bit_of[str(name)]
+        men[piece[0].lower()][0, b >> 6] |= np.uint64(1 << (b & 63))
+    return int(tempo(variant, men["w"], men["b"], np.zeros((1, n), np.uint64))[0])
 
 
 def layout_digest(variant: str, dense: tuple = DENSE_TERMS, king_table: bool = True) -> str:
@@ -131,13 +155,15 @@ def layout_digest(variant: str, dense: tuple = DENSE_TERMS, king_table: bool = T
 
 
 def features(variant: str, white, black, kings, stm):
-    """Training features of positions given as arrays of bitboards (uint64) and side to move
-    (0 White, 1 Black): (region indices of White [N, R] and of Black [N, R] with each region's
-    offset added, so that they index the weights' rows; dense terms [N, D]; pieces [N])."""
+    """Training features of positions given as arrays of bitboards (uint64; [N, 2] on boards
+    of two words) and side to move (0 White, 1 Black): (region indices of White [N, R] and of
+    Black [N, R] with each region's offset added, so that they index the weights' rows; dense
+    terms [N, D]; pieces [N])."""
     own, turned = regions(variant)
-    a, b, dense, pieces = _pattern_features(
-        draughts_variant_id(variant), own, turned, np.ascontiguousarray(white, dtype=np.uint64),
-        np.ascontiguousarray(black, dtype=np.uint64), np.ascontiguousarray(kings, dtype=np.uint64),
+    native = _native(variant)
+    a, b, dense, pieces = native._pattern_features(
+        native.draughts_variant_id(variant), own, turned,
+        *(np.ascontiguousarray(as_words(x)) for x in (white, black, kings)),
         np.ascontiguousarray(stm, dtype=np.uint8))
     offsets = np.cumsum([0] + [3 ** len(r) for r in own[:-1]]).astype(np.int32)
     return a + offsets, b + offsets, dense, pieces
@@ -147,13 +173,12 @@ def king_features(variant: str, white, black, kings):
     """The king-square counts of positions (for training): a sparse matrix [N, king_rows],
     +1 for each White king at its row, -1 for each Black king at its (turned) row."""
     from scipy import sparse
-    white, black, kings = (np.asarray(a, dtype=np.uint64) for a in (white, black, kings))
+    white, black, kings = (as_words(a) for a in (white, black, kings))
     own, turned = king_squares(variant)
     rows, cols, vals = [], [], []
     for b in DRAUGHTS_VARIANTS[variant].geometry.coords:
-        bit = np.uint64(1 << b)
         for side, table, sign in ((white, own, 1.0), (black, turned, -1.0)):
-            at = np.flatnonzero(side & kings & bit)
+            at = np.flatnonzero(_on(side & kings, b))
             rows.append(at)
             cols.append(np.full(len(at), table[b]))
             vals.append(np.full(len(at), sign))
@@ -162,18 +187,20 @@ def king_features(variant: str, white, black, kings):
                              shape=shape)
 
 
-def _popcount(a: np.ndarray) -> np.ndarray:
-    return np.unpackbits(np.ascontiguousarray(a, dtype="<u8").view(np.uint8).reshape(-1, 8),
-                         axis=1).sum(axis=1).astype(np.int64)
+def popcount(a: np.ndarray) -> np.ndarray:
+    """Squares on each of the boards ([N] or [N, words] uint64)."""
+    words = as_words(a)
+    return np.unpackbits(np.ascontiguousarray(words, dtype="<u8").view(np.uint8)
+                         .reshape(len(words), -1), axis=1).sum(axis=1).astype(np.int64)
 
 
 def drawish_divisors(white, black, kings) -> tuple[np.ndarray, np.ndarray]:
     """What a value is divided by when drawish material is scaled (as the native
     drawish_divisor): (when White is ahead, when Black is ahead). The side ahead with three
     pieces or fewer against a king: 8; kings equal and men within one: 2; else 1."""
-    white, black, kings = (np.asarray(a, dtype=np.uint64) for a in (white, black, kings))
-    nw, nb = _popcount(white), _popcount(black)
-    nwk, nbk = _popcount(white & kings), _popcount(black & kings)
+    white, black, kings = (as_words(a) for a in (white, black, kings))
+    nw, nb = popcount(white), popcount(black)
+    nwk, nbk = popcount(white & kings), popcount(black & kings)
     even = (nwk == nbk) & (np.abs((nw - nwk) - (nb - nbk)) <= 1)
     white_ahead = np.where((nbk > 0) & (nw <= 3), 8, np.where((nbk > 0) & even, 2, 1))
     black_ahead = np.where((nwk > 0) & (nb <= 3), 8, np.where((nwk > 0) & even, 2, 1))
@@ -230,11 +257,13 @@ def install(variant: str, weights: np.ndarray, meta: dict) -> None:
     """Make the native evaluation of the variant use these (checked) weights."""
     own, turned = regions(variant)
     by_tempo = meta.get("phase", "pieces") == "tempo"
-    _set_patterns(draughts_variant_id(variant), own, turned, list(king_squares(variant)),
-                  king_rows(variant), weights, phase_start(variant, by_tempo),
-                  meta.get("drawish", False), by_tempo)
+    native = _native(variant)
+    native._set_patterns(native.draughts_variant_id(variant), own, turned,
+                         list(king_squares(variant)), king_rows(variant), weights,
+                         phase_start(variant, by_tempo), meta.get("drawish", False), by_tempo)
 
 
 def uninstall(variant: str) -> None:
     """Back to the hand-set evaluation of evaluation.py."""
-    _clear_patterns(draughts_variant_id(variant))
+    native = _native(variant)
+    native._clear_patterns(native.draughts_variant_id(variant))

@@ -40,9 +40,13 @@ def batch_path(out: Path, variant: str, number: int) -> Path:
     return out / f"{variant}-{number:06d}.npz"
 
 
-def _draughts_position(board) -> tuple[int, int, int]:
-    white, black, kings = struct.unpack_from("<QQQ", board._native_position())
-    return white, black, kings
+def _draughts_position(board, words: int) -> tuple:
+    """White's, Black's and the kings' squares: three words, or three pairs of words (lowest
+    first) on a board of more than 64 bits."""
+    values = struct.unpack_from(f"<{3 * words}Q", board._native_position())
+    if words == 1:
+        return values
+    return tuple(values[i:i + words] for i in range(0, 3 * words, words))
 
 
 def _is_quiet(board, best, draughts: bool) -> bool:
@@ -60,13 +64,14 @@ def _is_draughts(variant: str) -> bool:
 def play_batch(variant: str, number: int, games: int, nodes: int, random_plies: tuple[int, int],
                eval_file: str | None, seed: int = 0) -> dict:
     """Play one batch of games (seeded by its number and the run's seed); returns its arrays."""
-    from . import Board, Engine, weights
+    from . import Board, Engine, patterns, weights
     from .games import GAMES
     if eval_file is not None:
         weights.use(variant, eval_file)
     rng = random.Random(number * 1_000_003 + 17 + seed * 1_000_000_007)
     engine = Engine(16)
     draughts = _is_draughts(variant)
+    words = patterns.words(variant) if draughts else 0
     random_start = GAMES[variant].random_start
     positions: list = []
     rows: list[tuple] = []
@@ -83,7 +88,7 @@ def play_batch(variant: str, number: int, games: int, nodes: int, random_plies: 
         while not board.is_game_over() and board.ply < MAX_PLIES:
             result = engine.search(board, nodes=nodes)
             if result.mate is None and _is_quiet(board, result.best_move, draughts):
-                kept_positions.append(_draughts_position(board) if draughts
+                kept_positions.append(_draughts_position(board, words) if draughts
                                       else board._native_position())
                 kept.append((int(board.turn), max(-SCORE_LIMIT, min(SCORE_LIMIT, result.score)),
                              game_id, board.ply, start))
@@ -103,7 +108,8 @@ def play_batch(variant: str, number: int, games: int, nodes: int, random_plies: 
     if draughts:
         boards: list = list(zip(*positions)) if positions else [[]] * 3
         for key, column in zip(("white", "black", "kings"), boards):
-            arrays[key] = np.array(column, dtype=np.uint64)
+            arrays[key] = np.array(column, dtype=np.uint64).reshape((-1,) if words == 1
+                                                                     else (-1, words))
     else:
         size = len(Board(variant)._native_position())
         arrays["position"] = np.frombuffer(b"".join(positions), dtype=np.uint8).reshape(-1, size)

@@ -182,10 +182,9 @@ def without_rule_draws(variant: str, arrays: dict) -> dict:
     whole-board terms that kings are worth little."""
     from .evaluation import DRAUGHTS_WEIGHTS
     limit = DRAUGHTS_WEIGHTS[variant]["lone_king_draw"]
-    white, black, kings = arrays["white"], arrays["black"], arrays["kings"]
-    count = np.vectorize(int.bit_count, otypes=[np.int64])
-    nw, nb = count(white.astype(object)), count(black.astype(object))
-    kings_only = (white | black) == kings
+    white, black, kings = (patterns.as_words(arrays[k]) for k in ("white", "black", "kings"))
+    nw, nb = patterns.popcount(white), patterns.popcount(black)
+    kings_only = ((white | black) == kings).all(axis=1)
     ruled = kings_only & (((nw == 1) & (nb <= limit)) | ((nb == 1) & (nw <= limit)))
     return {k: v[~ruled] for k, v in arrays.items()}
 
