@@ -1,5 +1,5 @@
 # The Python face of the draughts family: Move and DraughtsBoard objects, FEN and move strings,
-# perft. Included into _draughts.pyx so that it calls the C functions directly; nothing here runs
+# perft. Included into both builds (_draughts.pyx, _draughts_wide.pyx) so that it calls the C functions directly; nothing here runs
 # inside move generation or search.
 
 

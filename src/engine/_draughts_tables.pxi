@@ -23,7 +23,7 @@
 # with a capture and lost positions' distances are not stored but worked out from the successors
 # when asked for.
 #
-# Included into _draughts.pyx: it builds on the family's own generate, make and unmake.
+# Included into _draughts.pyx (the 64-bit build only): it builds on the family's own generate, make and unmake.
 
 
 from libc.stdint cimport uint16_t, uint32_t
