@@ -1,6 +1,6 @@
 # The Python face of the draughts family: Move and DraughtsBoard objects, FEN and move strings,
-# perft. Included into both builds (_draughts.pyx, _draughts_wide.pyx) so that it calls the C functions directly; nothing here runs
-# inside move generation or search.
+# perft. Included into both builds (_draughts.pyx, _draughts_wide.pyx) so that it calls the C
+# functions directly; nothing here runs inside move generation or search.
 
 
 from .errors import IllegalMoveError, InvalidFenError, PerftStopped, UnknownVariantError
@@ -351,7 +351,8 @@ cdef class DraughtsBoard(GameBoard):
             captured = 0
             for b in bits[2:]:
                 captured |= (<Bits>1) << b
-            if m.m.to == bits[1] and captured == captured_of(&m.m) and len(set(bits[2:])) == len(bits) - 2:
+            if (m.m.to == bits[1] and captured == captured_of(&m.m)
+                    and len(set(bits[2:])) == len(bits) - 2):
                 found.append(mv)
         if not found:
             hint = "" if legal else " (the side to move has no legal move)"
