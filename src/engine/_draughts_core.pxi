@@ -157,16 +157,16 @@ ctypedef struct Gen:
     Move* out
     int n
     int best               # best capture score so far (precedence)
-    Bits occ                # occupied squares, with the moving piece lifted off its square
+    Bits occ               # occupied squares, with the moving piece lifted off its square
     Bits enemies
     Bits enemy_kings
-    Bits man_targets        # the enemy pieces a man may take (not kings in Italian draughts)
-    Bits promo              # the mover's crowning row
+    Bits man_targets       # the enemy pieces a man may take (not kings in Italian draughts)
+    Bits promo             # the mover's crowning row
     int us
     int frm
     int mover_king         # the capturing piece started as a king (Czech precedence)
     int crowned            # a man crowned during this capture goes on as a king (Russian)
-    Bits victim             # the piece taken last, and the square right behind it (Killer)
+    Bits victim            # the piece taken last, and the square right behind it (Killer)
     Bits behind
     int first_king         # captures made before the first king was taken (Italian), 64: none
     # Path mode: collect every landing path of one given move instead of generating moves.

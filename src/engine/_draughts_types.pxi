@@ -47,7 +47,7 @@ cdef enum:
 ctypedef struct Rules:
     int nsq
     Bits valid
-    Bits promo[2]              # squares where each side's men are crowned
+    Bits promo[2]             # squares where each side's men are crowned
     int lsh[NDIR]
     int rsh[NDIR]
     int delta[NDIR]           # signed bit offset of one step
@@ -71,7 +71,7 @@ ctypedef struct Rules:
     int promo_in_capture
     int win_rule
     int killer                # Killer: a king's capture ending on a king stops right behind it
-    Bits kings_immune          # all ones in Italian draughts, where a man never takes a king
+    Bits kings_immune         # all ones in Italian draughts, where a man never takes a king
     int track                 # Killer or Italian: captures keep their last piece and first king
     int must_go_on            # flying kings under free choice must land where they can go on
     int lateral               # Chapinas' sideways king step on the far row
@@ -86,17 +86,17 @@ ctypedef struct Rules:
     int saque
     int turkish_endings       # lone-piece loss and one-against-one draw (RULES.md §5.1)
     Bits main_diag
-    Bits saque_man[2]          # the strong side's man square in Saque de peon, per strong side
-    Bits saque_other_man[2]    # the weak side's man square
+    Bits saque_man[2]         # the strong side's man square in Saque de peon, per strong side
+    Bits saque_other_man[2]   # the weak side's man square
     int value_tiebreak
     # Evaluation tables and weights (see evaluation.py).
     Bits rank_mask[2][MAX_RANKS] # squares at each distance from the side's own back row
     Bits centre
-    Bits wing[2]               # left and right halves of the board
-    Bits long_diagonal         # the corner-to-corner diagonals that are playable squares
-    Bits cone[2][NBITS]           # squares a man's forward moves can reach
+    Bits wing[2]              # left and right halves of the board
+    Bits long_diagonal        # the corner-to-corner diagonals that are playable squares
+    Bits cone[2][NBITS]       # squares a man's forward moves can reach
     int rows_to_go[2][NBITS]
-    Bits near_crowning[2]      # men with 1 to 3 rows to go
+    Bits near_crowning[2]     # men with 1 to 3 rows to go
     int w_man
     int w_king
     int w_tempo
@@ -134,7 +134,7 @@ ctypedef struct Rules:
     unsigned short pat_tab[MAX_REGIONS][2][256]
 
 ctypedef struct Pos:
-    Bits pieces[2]             # [0] White, [1] Black
+    Bits pieces[2]            # [0] White, [1] Black
     Bits kings
     u64 key
     int stm
@@ -142,7 +142,7 @@ ctypedef struct Pos:
     int since_capture
     int since_material        # plies since the last capture or promotion
     int special               # Forzosa / Saque counter in plies, -1 when not running
-    int8_t num[NBITS]            # Chapinas piece numbers (stale where no piece stands)
+    int8_t num[NBITS]         # Chapinas piece numbers (stale where no piece stands)
     int8_t wolf[2]            # Frisian: the king that made each side's last quiet moves
     int8_t streak[2]          # and how many in a row (0: none counted)
 
