@@ -14,7 +14,6 @@ import engine
 PACKAGE = Path(engine.__file__).parent
 NATIVE = {
     "_draughts": ("DraughtsBoard", "DraughtsMove"),
-    "_draughts_wide": ("DraughtsBoard", "DraughtsMove"),
     "_stacks": ("StackBoard", "StackMove"),
     "_superajedrez": ("SuperajedrezBoard", "SuperajedrezMove"),
     "_superdimensiones": ("SuperDimensionesBoard", "SuperDimensionesMove"),
@@ -39,7 +38,7 @@ def stub_members(module: str) -> dict:
 
 def test_py_typed_and_stubs_ship():
     assert (PACKAGE / "py.typed").exists()
-    for module in list(NATIVE) + ["_game"]:
+    for module in list(NATIVE) + ["_game", "_draughts_wide"]:
         assert (PACKAGE / f"{module}.pyi").exists(), module
 
 
@@ -51,6 +50,22 @@ def test_stubs_name_every_public_attribute(module):
         public = {n for n in dir(getattr(native, cls_name)) if not n.startswith("_")}
         missing = public - members[cls_name]
         assert not missing, f"{cls_name}: no stub for {sorted(missing)} (run tools/make_stubs.py)"
+
+
+def test_the_wide_draughts_build_has_the_names_its_stub_borrows():
+    """_draughts_wide.pyi re-exports _draughts' stubs: the two builds of one source must name
+    the same public members and functions."""
+    from engine import _draughts, _draughts_wide
+    for cls_name in NATIVE["_draughts"]:
+        narrow, wide = getattr(_draughts, cls_name), getattr(_draughts_wide, cls_name)
+        assert narrow is not wide
+        assert {n for n in dir(narrow) if not n.startswith("_")} == \
+            {n for n in dir(wide) if not n.startswith("_")}
+    tree = ast.parse((PACKAGE / "_draughts_wide.pyi").read_text())
+    borrowed = {alias.name for node in tree.body if isinstance(node, ast.ImportFrom)
+                for alias in node.names}
+    assert {"DraughtsBoard", "DraughtsMove", "draughts_perft", "_set_patterns"} <= borrowed
+    assert all(hasattr(_draughts_wide, name) for name in borrowed)
 
 
 def mypy(tmp_path, source: str) -> subprocess.CompletedProcess:

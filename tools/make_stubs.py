@@ -137,7 +137,7 @@ def table_set(name: str) -> list[str]:
             "    def __getattr__(self, name: str) -> Any: ...  # see egdb.py"]
 
 
-# The draughts family's functions, in both of its builds (64 and 128 bits).
+# The draughts family's functions (the 128-bit build, _draughts_wide, has the same names).
 DRAUGHTS = [
     "def draughts_variants() -> list[str]: ...",
     "def draughts_variant_id(name: str) -> int: ...",
@@ -155,7 +155,6 @@ FAMILIES = [
     # module, board, move, square type, module functions
     ("_draughts", "DraughtsBoard", "DraughtsMove", "int | str",
      DRAUGHTS + table_set("DraughtsTableSet")),
-    ("_draughts_wide", "DraughtsBoard", "DraughtsMove", "int | str", DRAUGHTS),
     ("_stacks", "StackBoard", "StackMove", "str",
      ["def stack_variants() -> list[str]: ...",
       "def stacks_perft(board: StackBoard, depth: int) -> int: ...",
@@ -210,6 +209,15 @@ def main() -> int:
     out = ROOT / "src" / "engine"
     for module, board, move, square, functions in FAMILIES:
         (out / f"{module}.pyi").write_text(family_stub(module, board, move, square, functions))
+    # The 128-bit build of the draughts code is the same source: to a type checker, the same
+    # classes and functions (tests/test_typing.py checks that it has the same names).
+    names = ["DraughtsBoard", "DraughtsMove"] + [
+        line.split("(")[0][4:] for line in DRAUGHTS if line.startswith("def ")]
+    (out / "_draughts_wide.pyi").write_text(
+        "# Type stubs of a native module: made by tools/make_stubs.py. The draughts code built on\n"
+        "# 128-bit boards: the names and types of _draughts.\n"
+        "from ._draughts import (\n"
+        + "".join(f"    {n} as {n},\n" for n in names) + ")\n")
     # GameBoard: what every family's board has (engine.Board is GameBoard to a type checker).
     shared = [BOARD[n].format(move="Any", square="Any") for n in sorted(BOARD)]
     (out / "_game.pyi").write_text(
@@ -236,7 +244,7 @@ def main() -> int:
         "SearchResult as SearchResult\n\n"
         "TABLE_WIN_BOUND: int\n\n" + ENGINE)
     print("stubs written:", ", ".join(f"{m}.pyi" for m, *_ in FAMILIES),
-          "_game.pyi, _search.pyi")
+          "_draughts_wide.pyi, _game.pyi, _search.pyi")
     return 0
 
 
