@@ -11,8 +11,8 @@ from .geometry import FILES
 cdef dict _SPEC_BY_ID = {}
 cdef dict _ID_BY_NAME = {}
 for _name, _spec in DRAUGHTS_VARIANTS.items():
-    # Each build plays the variants of its width: boards of up to 64 bits the 64-bit one.
-    if (max(_spec.geometry.coords) >= 64) != (NBITS > 64):
+    # Each build plays the variants of its width: boards of one word the 64-bit one.
+    if _spec.geometry.words != NBITS // 64:
         continue
     _vid = register_rules(_spec)
     _fill_ops(_vid)

@@ -52,6 +52,12 @@ class Geometry:
     def valid(self) -> int:
         return sum(1 << b for b in self.coords)
 
+    @property
+    def words(self) -> int:
+        """64-bit words a set of its squares needs: 1, or 2 (Canadian's 12x12, bits 0-76),
+        which the 128-bit build of the draughts code (_draughts_wide) plays."""
+        return 1 if max(self.coords) < 64 else 2
+
     def rank_mask(self, rank: int) -> int:
         return sum(1 << b for b, (_, r) in self.coords.items() if r == rank)
 
@@ -117,7 +123,7 @@ def build_geometry(size: int, colour: str) -> Geometry:
         g.shift.append(delta if delta is not None else 0)
         g.canstep.append(mask)
     for d in range(NUM_DIRECTIONS):
-        per_square = [0] * (64 if max(g.coords) < 64 else 128)
+        per_square = [0] * (64 * g.words)
         for b in g.coords:
             ray = 0
             cur = b

@@ -45,9 +45,9 @@ DRAWISH_BY_DEFAULT = frozenset({"international"})
 
 
 def words(variant: str) -> int:
-    """64-bit words of a variant's boards: 1, or 2 on a board of more than 64 bits (Canadian).
-    Training arrays of boards are 1-D uint64 for one word, [N, 2] for two (lowest word first)."""
-    return 1 if max(DRAUGHTS_VARIANTS[variant].geometry.coords) < 64 else 2
+    """64-bit words of a variant's boards (geometry.py): training arrays of boards are 1-D
+    uint64 for one word, [N, 2] for two (lowest word first)."""
+    return DRAUGHTS_VARIANTS[variant].geometry.words
 
 
 def _native(variant: str):
