@@ -75,6 +75,15 @@ def register_rules(spec) -> int:
         R.opposite[d] = DIRECTIONS.index((-df, -dr))
         for b in range(len(g.rays[d])):
             R.ray[d][b] = g.rays[d][b]
+    # One load instead of a masked double shift where a capture looks at a single square.
+    for d in range(NDIR):
+        for b in g.coords:
+            n1 = b + g.shift[d] if (g.canstep[d] >> b) & 1 else -1
+            if n1 in g.coords:
+                R.next1[d][b] = (<Bits>1) << n1
+                n2 = n1 + g.shift[d] if (g.canstep[d] >> n1) & 1 else -1
+                if n2 in g.coords:
+                    R.next2[d][b] = (<Bits>1) << n2
 
     def mirror(int d):
         # Black's directions are White's with the rank step reversed.
@@ -89,6 +98,10 @@ def register_rules(spec) -> int:
     for i, d in enumerate(spec.man_capture_dirs):
         R.man_cap[0][i] = d
         R.man_cap[1][i] = mirror(d)
+    (R.diag_a, R.diag_b, R.man_cap_shifts, R.man_move_shifts,
+     (R.forward_up[0], R.forward_up[1])) = _diagonal_shifts(
+        g, [[R.man_cap[s][i] for i in range(R.n_man_cap)] for s in range(2)],
+        [[R.man_move[s][i] for i in range(R.n_man_move)] for s in range(2)])
     R.n_king_dir = len(spec.king_dirs)
     for i, d in enumerate(spec.king_dirs):
         R.king_dir[i] = d
@@ -133,6 +146,38 @@ def register_rules(spec) -> int:
         R.saque_other_man[1] = (<Bits>1) << spec.square_bit("24")
     N_RULES += 1
     return vid
+
+
+def _diagonal_shifts(g, caps, moves):
+    """Where plain shifts may stand for the masked steps of men (men_that_capture,
+    count_moves): (diag_a, diag_b, man_cap_shifts, man_move_shifts, forward_up) for the Rules
+    fields of those names, all zeros where the layout's diagonal steps need their masks. caps
+    and moves: each side's man capture and move directions."""
+    none = (0, 0, 0, 0, (0, 0))
+    diagonals = [0, 1, 2, 3]
+    for d in diagonals:
+        for b in g.coords:
+            if not (g.canstep[d] >> b) & 1 and b + g.shift[d] in g.coords:
+                return none              # a step off the board would wrap onto a square
+    sizes = sorted({abs(g.shift[d]) for d in diagonals})   # (no negative indices: this
+    if len(sizes) != 2 or sorted(g.shift[d] for d in diagonals) \
+            != [-sizes[1], -sizes[0], sizes[0], sizes[1]]:  # module is built without wraparound)
+        return none
+
+    def forward_pair(dirs):
+        # Two diagonals, one step of each size, both raising the index or both lowering it.
+        return len(dirs) == 2 and sorted(abs(g.shift[d]) for d in dirs) == sizes \
+            and (g.shift[dirs[0]] > 0) == (g.shift[dirs[1]] > 0)
+
+    move_shifts = int(all(forward_pair(m) for m in moves))
+    forward_up = tuple(int(move_shifts and g.shift[m[0]] > 0) for m in moves)
+    if all(sorted(c) == diagonals for c in caps):
+        cap_shifts = 4
+    elif move_shifts and all(sorted(c) == sorted(m) for c, m in zip(caps, moves)):
+        cap_shifts = 2
+    else:
+        cap_shifts = 0
+    return sizes[0], sizes[1], cap_shifts, move_shifts, forward_up
 
 
 cdef const Rules* rules_for(int variant_id) noexcept nogil:
@@ -235,10 +280,10 @@ cdef void man_captures(Gen* g, int cur, Bits captured, int lastdir) noexcept nog
         d = R.man_cap[g.us][i]
         if R.no_turn_back and lastdir >= 0 and d == R.opposite[lastdir]:
             continue
-        v = step(R, (<Bits>1) << cur, d) & g.man_targets & ~captured
+        v = R.next1[d][cur] & g.man_targets & ~captured
         if not v:
             continue
-        land = step(R, v, d) & ~occ
+        land = R.next2[d][cur] & ~occ
         if not land:
             continue
         found = 1
@@ -285,10 +330,10 @@ cdef void king_captures(Gen* g, int cur, Bits captured, int lastdir) noexcept no
                 b = nearest(blk, R.up[d])
                 land &= ~(R.ray[d][b] | ((<Bits>1) << b))
         else:
-            vb = step(R, (<Bits>1) << cur, d) & g.enemies & ~captured
+            vb = R.next1[d][cur] & g.enemies & ~captured
             if not vb:
                 continue
-            land = step(R, vb, d) & ~occ
+            land = R.next2[d][cur] & ~occ
         if not land:
             continue
         found = 1
@@ -356,9 +401,17 @@ cdef Bits continuing_landings(Gen* g, Bits land, Bits captured, int lastdir) noe
 
 cdef inline Bits men_that_capture(const Pos* p, const Rules* R, Bits empty, int us) noexcept nogil:
     """Men of side `us` with at least one capture (a cheap whole-board test)."""
-    cdef int i, d, o
+    cdef int i, d, o, a = R.diag_a, b = R.diag_b
     cdef Bits men = p.pieces[us] & ~p.kings, hit, res = 0
     cdef Bits enemies = p.pieces[us ^ 1] & ~(p.kings & R.kings_immune)
+    # A man on m takes upwards when m + a is an enemy and m + 2a is empty.
+    if R.man_cap_shifts == 4:
+        return men & ((enemies >> a) & (empty >> (2 * a)) | (enemies >> b) & (empty >> (2 * b))
+                      | (enemies << a) & (empty << (2 * a)) | (enemies << b) & (empty << (2 * b)))
+    if R.man_cap_shifts == 2:
+        if R.forward_up[us]:
+            return men & ((enemies >> a) & (empty >> (2 * a)) | (enemies >> b) & (empty >> (2 * b)))
+        return men & ((enemies << a) & (empty << (2 * a)) | (enemies << b) & (empty << (2 * b)))
     for i in range(R.n_man_cap):
         d = R.man_cap[us][i]
         hit = step(R, step(R, men, d) & enemies, d) & empty
@@ -529,8 +582,13 @@ cdef int count_moves(const Pos* p, const Rules* R, Move* scratch) noexcept nogil
     cdef Bits empty = R.valid & ~occ
     cdef Bits men = p.pieces[us] & ~p.kings
     cdef Bits kings = free_kings(p, R, us), kk
-    for i in range(R.n_man_move):
-        n += bb_popcount(step(R, men, R.man_move[us][i]) & empty)
+    if R.man_move_shifts and R.forward_up[us]:
+        n += bb_popcount((men << R.diag_a) & empty) + bb_popcount((men << R.diag_b) & empty)
+    elif R.man_move_shifts:
+        n += bb_popcount((men >> R.diag_a) & empty) + bb_popcount((men >> R.diag_b) & empty)
+    else:
+        for i in range(R.n_man_move):
+            n += bb_popcount(step(R, men, R.man_move[us][i]) & empty)
     if R.flying:
         kk = kings
         while kk:

@@ -55,6 +55,18 @@ ctypedef struct Rules:
     int opposite[NDIR]
     Bits canstep[NDIR]
     Bits ray[NDIR][NBITS]
+    Bits next1[NDIR][NBITS]   # the square one step from each square in a direction (0: none)
+    Bits next2[NDIR][NBITS]   # and two steps: where a short jump over next1 lands
+    # Layouts with ghost bits (geometry.py), where a diagonal step off the board never lands on
+    # a square, so the four diagonals are plain shifts by +-diag_a and +-diag_b, with no mask.
+    # man_cap_shifts: 4 when men capture along all four diagonals there, 2 when along their
+    # two forward ones, else 0; man_move_shifts: 1 when men move along their two forward
+    # diagonals there. forward_up[side]: a man's forward step raises the bit index.
+    int man_cap_shifts
+    int man_move_shifts
+    int forward_up[2]
+    int diag_a
+    int diag_b
     int man_move[2][4]
     int n_man_move
     int man_cap[2][8]
