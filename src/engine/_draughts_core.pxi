@@ -98,6 +98,22 @@ def register_rules(spec) -> int:
     for i, d in enumerate(spec.man_capture_dirs):
         R.man_cap[0][i] = d
         R.man_cap[1][i] = mirror(d)
+    for side in range(2):
+        for i in range(R.n_man_cap):
+            for b in g.coords:
+                R.man_reach[side][b] |= R.next1[R.man_cap[side][i]][b]
+    R.n_king_cap = len(spec.king_capture_dirs or spec.king_dirs)
+    for i, d in enumerate(spec.king_capture_dirs or spec.king_dirs):
+        R.king_cap[i] = d
+        for b in g.coords:
+            # The squares a king on b could take along d: those with a square beyond them
+            # (any distance along the line for a flying king, the next square otherwise).
+            line = int(R.ray[d][b] if spec.flying_kings else R.next1[d][b])
+            while line:
+                s = (line & -line).bit_length() - 1
+                line &= line - 1
+                if R.next1[d][s]:
+                    R.king_reach[b] |= (<Bits>1) << s
     (R.diag_a, R.diag_b, R.man_cap_shifts, R.man_move_shifts,
      (R.forward_up[0], R.forward_up[1])) = _diagonal_shifts(
         g, [[R.man_cap[s][i] for i in range(R.n_man_cap)] for s in range(2)],
@@ -105,10 +121,6 @@ def register_rules(spec) -> int:
     R.n_king_dir = len(spec.king_dirs)
     for i, d in enumerate(spec.king_dirs):
         R.king_dir[i] = d
-    king_captures = spec.king_capture_dirs or spec.king_dirs
-    R.n_king_cap = len(king_captures)
-    for i, d in enumerate(king_captures):
-        R.king_cap[i] = d
     if not 0 <= spec.king_streak <= 3:
         raise ValueError("king_streak: 0 to 3 quiet moves in a row")
     R.king_streak = spec.king_streak
@@ -116,6 +128,8 @@ def register_rules(spec) -> int:
     R.flying = spec.flying_kings
     R.immediate = spec.immediate_removal
     R.no_turn_back = 1 if spec.immediate_removal and not spec.turn_back else 0
+    if R.no_turn_back:
+        R.man_cap_shifts = 0
     R.land_behind = spec.land_behind
     R.precedence = spec.precedence
     R.promo_in_capture = spec.promotion_in_capture
@@ -271,35 +285,56 @@ cdef void add_capture(Gen* g, int to, Bits captured, int promote) noexcept nogil
         g.n += 1
 
 
+cdef inline void man_jump(Gen* g, int cur, Bits captured, Bits v, int land_sq, int d) noexcept nogil:
+    """A man on cur takes v (in direction d) and lands on land_sq; then its capture goes on."""
+    g.path[g.plen] = <uint8_t>land_sq
+    g.plen += 1
+    if g.R.promo_in_capture == PROMO_STOP and (((<Bits>1) << land_sq) & g.promo):
+        add_capture(g, land_sq, captured | v, 1)
+    elif g.R.promo_in_capture == PROMO_KING and (((<Bits>1) << land_sq) & g.promo):
+        # Crowned on the spot: the capture goes on, if it can, as a king's.
+        g.crowned = 1
+        king_captures(g, land_sq, captured | v, d)
+        g.crowned = 0
+    else:
+        man_captures(g, land_sq, captured | v, d)
+    g.plen -= 1
+
+
 cdef void man_captures(Gen* g, int cur, Bits captured, int lastdir) noexcept nogil:
     cdef const Rules* R = g.R
-    cdef int i, d, land_sq, found = 0
-    cdef Bits v, land
+    cdef int i, d, sq, land_sq, found = 0
+    cdef Bits v, land, victims
     cdef Bits occ = g.occ & ~captured if R.immediate else g.occ
-    for i in range(R.n_man_cap):
-        d = R.man_cap[g.us][i]
-        if R.no_turn_back and lastdir >= 0 and d == R.opposite[lastdir]:
-            continue
-        v = R.next1[d][cur] & g.man_targets & ~captured
-        if not v:
-            continue
-        land = R.next2[d][cur] & ~occ
-        if not land:
-            continue
-        found = 1
-        land_sq = bb_lsb(land)
-        g.path[g.plen] = <uint8_t>land_sq
-        g.plen += 1
-        if R.promo_in_capture == PROMO_STOP and (land & g.promo):
-            add_capture(g, land_sq, captured | v, 1)
-        elif R.promo_in_capture == PROMO_KING and (land & g.promo):
-            # Crowned on the spot: the capture goes on, if it can, as a king's.
-            g.crowned = 1
-            king_captures(g, land_sq, captured | v, d)
-            g.crowned = 0
-        else:
-            man_captures(g, land_sq, captured | v, d)
-        g.plen -= 1
+    if R.man_cap_shifts:
+        # Plain shifts (a layout with ghost bits): walk the pieces that can be taken, usually
+        # none or one, rather than the directions; the landing square is as far again.
+        victims = R.man_reach[g.us][cur] & g.man_targets & ~captured
+        while victims:
+            sq = bb_lsb(victims)
+            victims &= victims - 1
+            land_sq = 2 * sq - cur
+            if land_sq < 0 or land_sq >= MAX_BIT or not (((<Bits>1) << land_sq) & R.valid & ~occ):
+                continue
+            found = 1
+            v = (<Bits>1) << sq
+            d = 0
+            while R.next1[d][cur] != v:      # the direction (a crowned man's capture needs it)
+                d += 1
+            man_jump(g, cur, captured, v, land_sq, d)
+    else:
+        for i in range(R.n_man_cap):
+            d = R.man_cap[g.us][i]
+            if R.no_turn_back and lastdir >= 0 and d == R.opposite[lastdir]:
+                continue
+            v = R.next1[d][cur] & g.man_targets & ~captured
+            if not v:
+                continue
+            land = R.next2[d][cur] & ~occ
+            if not land:
+                continue
+            found = 1
+            man_jump(g, cur, captured, v, bb_lsb(land), d)
     if not found and captured:
         add_capture(g, cur, captured, 1 if ((<Bits>1) << cur) & g.promo else 0)
 
@@ -310,7 +345,9 @@ cdef void king_captures(Gen* g, int cur, Bits captured, int lastdir) noexcept no
     cdef Bits blk, vb, beyond, land, saved_victim = 0, saved_behind = 0
     cdef int saved_first = 64
     cdef Bits occ = g.occ & ~captured if R.immediate else g.occ
-    for i in range(R.n_king_cap):
+    # No live enemy on any square this king could take from here: no direction to try.
+    cdef int n_dirs = R.n_king_cap if R.king_reach[cur] & g.enemies & ~captured else 0
+    for i in range(n_dirs):
         d = R.king_cap[i]
         if R.no_turn_back and lastdir >= 0 and d == R.opposite[lastdir]:
             continue
@@ -677,11 +714,13 @@ cdef void make(Pos* p, const Rules* R, const Move* m, Undo* u) noexcept nogil:
     u.special = p.special
     cdef Bits captured = captured_of(m)
     u.captured_kings = captured & p.kings
-    u.num_to = p.num[m.to]
-    u.wolf[0] = p.wolf[0]
-    u.wolf[1] = p.wolf[1]
-    u.streak[0] = p.streak[0]
-    u.streak[1] = p.streak[1]
+    if R.numbered:
+        u.num_to = p.num[m.to]
+    if R.king_streak:
+        u.wolf[0] = p.wolf[0]
+        u.wolf[1] = p.wolf[1]
+        u.streak[0] = p.streak[0]
+        u.streak[1] = p.streak[1]
 
     if captured:
         c = captured
@@ -748,10 +787,11 @@ cdef void unmake(Pos* p, const Rules* R, const Move* m, const Undo* u) noexcept 
     p.since_capture = u.since_capture
     p.since_material = u.since_material
     p.special = u.special
-    p.wolf[0] = u.wolf[0]
-    p.wolf[1] = u.wolf[1]
-    p.streak[0] = u.streak[0]
-    p.streak[1] = u.streak[1]
+    if R.king_streak:
+        p.wolf[0] = u.wolf[0]
+        p.wolf[1] = u.wolf[1]
+        p.streak[0] = u.streak[0]
+        p.streak[1] = u.streak[1]
 
 
 cdef inline u64 _streak_key(const Pos* p, int side) noexcept nogil:

@@ -57,10 +57,12 @@ ctypedef struct Rules:
     Bits ray[NDIR][NBITS]
     Bits next1[NDIR][NBITS]   # the square one step from each square in a direction (0: none)
     Bits next2[NDIR][NBITS]   # and two steps: where a short jump over next1 lands
+    Bits man_reach[2][NBITS]  # next1 along each of a side's man capture directions
+    Bits king_reach[NBITS]    # the squares a king could take from each square, on an empty board
     # Layouts with ghost bits (geometry.py), where a diagonal step off the board never lands on
     # a square, so the four diagonals are plain shifts by +-diag_a and +-diag_b, with no mask.
     # man_cap_shifts: 4 when men capture along all four diagonals there, 2 when along their
-    # two forward ones, else 0; man_move_shifts: 1 when men move along their two forward
+    # two forward ones, else 0 (also where a capture may not turn back: it walks directions); man_move_shifts: 1 when men move along their two forward
     # diagonals there. forward_up[side]: a man's forward step raises the bit index.
     int man_cap_shifts
     int man_move_shifts
