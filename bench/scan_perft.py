@@ -1,6 +1,7 @@
 """Perft against Scan's move generator, in the same run (International draughts).
 
     python bench/scan_perft.py --scan PATH/TO/SCAN [--repeat 3]
+    python bench/scan_perft.py --scan PATH/TO/SCAN --callgrind    # instructions, not seconds
 
 PATH/TO/SCAN is a checkout of Scan's public source (Scan 3.1 by Fabien Letouzey, for example
 the `rhalbersma/scan` repository; its `src/` folder is used). Nothing of Scan is copied into
@@ -9,6 +10,11 @@ it there with Scan's sources and Scan's own compiler flags (-O2 -mpopcnt -flto),
 the folder afterwards. Both perfts count the last ply in bulk (the number of legal moves), so
 the leaf counts must agree; the script stops if they do not. Prints leaves per second for both
 and the ratio (ours / Scan's), best of --repeat runs, the two programs taking turns.
+
+With --callgrind it counts instructions instead (valgrind's callgrind, smaller depths): the
+count of a perft of depth N less that of depth 1, so that start-up and imports drop out. On a
+busy or noisy machine this is the figure to compare builds by; it is not a speed (the two
+programs run at different instructions per cycle), so the ratio of seconds stays the goal.
 """
 
 from __future__ import annotations
@@ -70,6 +76,7 @@ RANDOM178 = "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46"
 START = "W:W31-50:B1-20"
 CASES = [("start", START, 9), ("start", START, 10), ("Woldouby", WOLDOUBY, 14),
          ("Random178", RANDOM178, 8)]
+CALLGRIND_CASES = [("start", START, 7), ("Woldouby", WOLDOUBY, 12), ("Random178", RANDOM178, 6)]
 
 
 def build_driver(scan: str, folder: str) -> str:
@@ -103,14 +110,48 @@ def our_perft(fen: str, depth: int) -> tuple[int, float]:
     return leaves, leaves / (time.perf_counter() - start)
 
 
+def instructions(command: list[str]) -> int:
+    """Instructions the command executes, counted by callgrind."""
+    result = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                             *command], capture_output=True, text=True,
+                            env=dict(os.environ, PYTHONHASHSEED="0"))
+    for line in result.stderr.splitlines():
+        if "refs:" in line:
+            return int(line.split("refs:")[1].replace(",", ""))
+    raise SystemExit(f"callgrind gave no count for {command[0]}:\n{result.stderr[-2000:]}")
+
+
+def our_command(fen: str, depth: int) -> list[str]:
+    code = f"import engine; print(engine.perft(engine.Board('international', {fen!r}), {depth}))"
+    return [sys.executable, "-c", code]
+
+
+def compare_instructions(exe: str) -> None:
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--callgrind needs valgrind (Debian: apt-get install valgrind)")
+    print(f"{'position':10s} {'depth':>5s} {'leaves':>12s} {'Scan Ir/leaf':>12s} {'ours Ir/leaf':>12s} "
+          f"{'Scan / ours':>11s}")
+    for name, fen, depth in CALLGRIND_CASES:
+        leaves, _ = our_perft(fen, depth)
+        theirs = instructions([exe, fen, str(depth)]) - instructions([exe, fen, "1"])
+        ours = instructions(our_command(fen, depth)) - instructions(our_command(fen, 1))
+        print(f"{name:10s} {depth:5d} {leaves:12,d} {theirs / leaves:12.1f} {ours / leaves:12.1f} "
+              f"{theirs / ours:10.2f}×", flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scan", required=True, help="a checkout of Scan's source (with src/)")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--callgrind", action="store_true",
+                        help="count instructions with valgrind instead of timing")
     args = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="scan-perft-")
     try:
         exe = build_driver(args.scan, folder)
+        if args.callgrind:
+            compare_instructions(exe)
+            return 0
         print(f"{'position':10s} {'depth':>5s} {'leaves':>15s} {'Scan M/s':>9s} {'ours M/s':>9s} {'ratio':>6s}")
         for name, fen, depth in CASES:
             best_scan = best_ours = 0.0
