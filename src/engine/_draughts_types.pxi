@@ -62,8 +62,9 @@ ctypedef struct Rules:
     # Layouts with ghost bits (geometry.py), where a diagonal step off the board never lands on
     # a square, so the four diagonals are plain shifts by +-diag_a and +-diag_b, with no mask.
     # man_cap_shifts: 4 when men capture along all four diagonals there, 2 when along their
-    # two forward ones, else 0 (also where a capture may not turn back: it walks directions); man_move_shifts: 1 when men move along their two forward
-    # diagonals there. forward_up[side]: a man's forward step raises the bit index.
+    # two forward ones, else 0 (also where a capture may not turn back: that walks the
+    # directions); man_move_shifts: 1 when men move along their two forward diagonals there.
+    # forward_up[side]: a man's forward step raises the bit index.
     int man_cap_shifts
     int man_move_shifts
     int forward_up[2]
