@@ -241,3 +241,31 @@ def test_no_tables_where_no_move_does_not_lose():
     assert "antidraughts" not in table_variants() and "breakthrough" not in table_variants()
     # Frisian's king limit is history the tables' positions do not hold.
     assert "frisian" not in table_variants() and "frysk" not in table_variants()
+
+
+@pytest.mark.parametrize("name, expected", [
+    # (diagonal step sizes, men capture by plain shifts along 4 / 2 / no diagonals, men move by
+    # plain shifts, each side's forward step raises the bit index)
+    ("international", (5, 6, 4, 1, (0, 1))),
+    ("canadian", (6, 7, 4, 1, (0, 1))),
+    ("checkers", (4, 5, 2, 1, (0, 1))),
+    ("spanish", (4, 5, 2, 1, (1, 0))),       # the board is turned: White moves up the bits
+    ("frisian", (5, 6, 0, 1, (0, 1))),       # men also capture along files and rows
+    ("turkish", (0, 0, 0, 0, (0, 0))),       # every square used: steps wrap, masks needed
+])
+def test_plain_shift_paths_are_chosen_only_where_they_hold(name, expected):
+    """The generator replaces masked steps by plain shifts only on ghost-bit layouts, and only
+    for the direction sets it handles (the perft and reference tests check the moves)."""
+    from engine import _draughts, _draughts_wide
+    from engine.geometry import DIRECTIONS
+    from engine.rulesets import DRAUGHTS_VARIANTS
+
+    def black(d):
+        df, dr = DIRECTIONS[d]
+        return DIRECTIONS.index((df, -dr))
+
+    spec = DRAUGHTS_VARIANTS[name]
+    caps = [list(spec.man_capture_dirs), [black(d) for d in spec.man_capture_dirs]]
+    moves = [list(spec.man_move_dirs), [black(d) for d in spec.man_move_dirs]]
+    module = _draughts_wide if spec.geometry.words == 2 else _draughts
+    assert module._diagonal_shifts(spec.geometry, caps, moves) == expected
