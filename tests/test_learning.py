@@ -10,6 +10,7 @@ import pytest
 import engine
 from conftest import evaluations_kept, random_positions
 from engine import patterns, selfplay, train, weights
+from engine.evaluation import DRAUGHTS_WEIGHTS
 from engine.rulesets import DRAUGHTS_VARIANTS
 
 DRAUGHTS = ["international", "spanish", "checkers", "chapinas", "turkish", "gothic-checkers",
@@ -84,6 +85,12 @@ def plain_value(board, table, drawish=False, tempo=False):
     for name, piece in board.piece_map().items():
         bit = spec.bit_of[str(name)]
         pieces[g.coords[bit]] = piece[0]
+    # The engine's endgame knowledge comes first: with kings only, a lone king against
+    # `lone_king_draw` kings or fewer holds, a value of 0 (evaluation.py).
+    kings = [sum(p == colour for p in pieces.values()) for colour in "WB"]
+    if sum(kings) == len(pieces) and min(kings) == 1 \
+            and max(kings) <= DRAUGHTS_WEIGHTS[board.variant]["lone_king_draw"]:
+        return 0.0
     offsets = []
     total = 0
     for region in plain_regions(board.variant):
