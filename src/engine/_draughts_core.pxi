@@ -130,6 +130,8 @@ def register_rules(spec) -> int:
     R.no_turn_back = 1 if spec.immediate_removal and not spec.turn_back else 0
     if R.no_turn_back:
         R.man_cap_shifts = 0
+    R.short_man_jumps = 1 if R.man_cap_shifts and not R.immediate \
+        and spec.promotion_in_capture != PROMO_KING else 0
     R.land_behind = spec.land_behind
     R.precedence = spec.precedence
     R.promo_in_capture = spec.promotion_in_capture
@@ -148,6 +150,8 @@ def register_rules(spec) -> int:
     R.forzosa = spec.forzosa
     R.saque = spec.saque_de_peon
     R.turkish_endings = spec.turkish_endings
+    R.plain_make = 0 if spec.numbered_pieces or spec.king_streak or spec.forzosa \
+        or spec.saque_de_peon else 1
     R.value_tiebreak = spec.value_tiebreak
     _fill_eval_tables(R, spec)
     for name in spec.main_diagonal:
@@ -240,7 +244,7 @@ ctypedef struct Gen:
 
 
 cdef void add_capture(Gen* g, int to, Bits captured, int promote) noexcept nogil:
-    cdef int score, i
+    cdef int i
     if g.path_mode:
         if to == g.target_to and captured == g.target_captured and g.npaths < g.max_paths:
             for i in range(g.plen):
@@ -249,6 +253,13 @@ cdef void add_capture(Gen* g, int to, Bits captured, int promote) noexcept nogil
                 g.paths[g.npaths * 64 + i] = 255
             g.npaths += 1
         return
+    record_capture(g, to, captured, promote, 1)
+
+
+cdef void record_capture(Gen* g, int to, Bits captured, int promote, int may_repeat) noexcept nogil:
+    """Add a capture to the list if the precedence allows it (dropping those it beats).
+    may_repeat: 0 where this capture cannot have been found along another path (no check)."""
+    cdef int score, i
     if g.R.precedence == PREC_QUANTITY:
         score = bb_popcount(captured)
     elif g.R.precedence == PREC_QUALITY:
@@ -271,7 +282,7 @@ cdef void add_capture(Gen* g, int to, Bits captured, int promote) noexcept nogil
     if score > g.best:
         g.best = score
         g.n = 0
-    else:
+    elif may_repeat:
         # The same origin, destination and captured set reached along another path is the
         # same move (NOTATION.md): keep one.
         for i in range(g.n):
@@ -286,7 +297,8 @@ cdef void add_capture(Gen* g, int to, Bits captured, int promote) noexcept nogil
 
 
 cdef inline void man_jump(Gen* g, int cur, Bits captured, Bits v, int land_sq, int d) noexcept nogil:
-    """A man on cur takes v (in direction d) and lands on land_sq; then its capture goes on."""
+    """A man on cur takes v (in direction d) and lands on land_sq; then its capture goes on.
+    d matters only where a capture may not turn back (Rules.no_turn_back); elsewhere -1."""
     g.path[g.plen] = <uint8_t>land_sq
     g.plen += 1
     if g.R.promo_in_capture == PROMO_STOP and (((<Bits>1) << land_sq) & g.promo):
@@ -299,6 +311,34 @@ cdef inline void man_jump(Gen* g, int cur, Bits captured, Bits v, int land_sq, i
     else:
         man_captures(g, land_sq, captured | v, d)
     g.plen -= 1
+
+
+cdef void man_short_captures(Gen* g, int cur, Bits captured, Bits free) noexcept nogil:
+    """man_captures where a man's captures are plain short jumps (Rules.short_man_jumps):
+    the board in registers, no landing path kept, no direction needed. free: the empty
+    squares, the capturing man's own square among them."""
+    cdef Bits victims = g.R.man_reach[g.us][cur] & g.man_targets & ~captured, v, land
+    cdef int sq, land_sq, found = 0
+    while victims:
+        sq = bb_lsb(victims)
+        victims &= victims - 1
+        land_sq = 2 * sq - cur            # as far again, on the same diagonal (ghost bits)
+        if <unsigned int>land_sq >= NBITS:
+            continue
+        land = (<Bits>1) << land_sq
+        if not (land & free):
+            continue
+        found = 1
+        v = (<Bits>1) << sq
+        if (land & g.promo) and g.R.promo_in_capture == PROMO_STOP:
+            record_capture(g, land_sq, captured | v, 1, bb_popcount(captured) >= 3)
+        else:
+            man_short_captures(g, land_sq, captured | v, free)
+    if not found and captured:
+        # Two paths of short diagonal jumps that take the same pieces and end on the same
+        # square take at least four (they go round a square of pieces both ways).
+        record_capture(g, cur, captured, 1 if ((<Bits>1) << cur) & g.promo else 0,
+                       bb_popcount(captured) >= 4)
 
 
 cdef void man_captures(Gen* g, int cur, Bits captured, int lastdir) noexcept nogil:
@@ -317,11 +357,7 @@ cdef void man_captures(Gen* g, int cur, Bits captured, int lastdir) noexcept nog
             if land_sq < 0 or land_sq >= MAX_BIT or not (((<Bits>1) << land_sq) & R.valid & ~occ):
                 continue
             found = 1
-            v = (<Bits>1) << sq
-            d = 0
-            while R.next1[d][cur] != v:      # the direction (a crowned man's capture needs it)
-                d += 1
-            man_jump(g, cur, captured, v, land_sq, d)
+            man_jump(g, cur, captured, (<Bits>1) << sq, land_sq, -1)
     else:
         for i in range(R.n_man_cap):
             d = R.man_cap[g.us][i]
@@ -486,7 +522,10 @@ cdef int gen_captures(const Pos* p, const Rules* R, Move* out, Gen* g) noexcept 
         men ^= b
         g.frm = bb_lsb(b)
         g.occ = occ ^ b
-        man_captures(g, g.frm, 0, -1)
+        if R.short_man_jumps:
+            man_short_captures(g, g.frm, 0, empty | b)
+        else:
+            man_captures(g, g.frm, 0, -1)
     g.mover_king = 1
     while kings:
         b = kings & (~kings + 1)
@@ -701,6 +740,58 @@ cdef int special_condition(const Pos* p, const Rules* R) noexcept nogil:
 
 
 cdef void make(Pos* p, const Rules* R, const Move* m, Undo* u) noexcept nogil:
+    if R.plain_make:
+        make_plain(p, m, u)
+    else:
+        make_full(p, R, m, u)
+
+
+cdef inline void make_plain(Pos* p, const Move* m, Undo* u) noexcept nogil:
+    """make for the rules with none of Chapinas' numbers, Frisian's streaks or the Forzosa and
+    Saque counters (Rules.plain_make): the same, without looking at any of them."""
+    cdef int us = p.stm, them = us ^ 1, s
+    cdef Bits fb = (<Bits>1) << m.frm, tb = (<Bits>1) << m.to
+    cdef int was_king = (p.kings >> m.frm) & 1
+    cdef Bits captured = captured_of(m), c
+    cdef u64 key = p.key ^ Z_SIDE ^ Z_PIECE[us][was_king][m.frm] \
+        ^ Z_PIECE[us][was_king | m.promote][m.to]
+    u.key = p.key
+    u.reversible = p.reversible
+    u.since_capture = p.since_capture
+    u.since_material = p.since_material
+    u.special = p.special
+    if captured:
+        u.captured_kings = captured & p.kings
+        c = captured & ~p.kings
+        while c:
+            s = bb_lsb(c)
+            c &= c - 1
+            key ^= Z_PIECE[them][0][s]
+        c = u.captured_kings
+        while c:
+            s = bb_lsb(c)
+            c &= c - 1
+            key ^= Z_PIECE[them][1][s]
+        p.pieces[them] ^= captured
+        p.kings &= ~captured
+        p.reversible = 0
+        p.since_capture = 0
+        p.since_material = 0
+    else:
+        u.captured_kings = 0
+        p.since_capture += 1
+        p.reversible = p.reversible + 1 if was_king else 0
+        p.since_material = 0 if m.promote else p.since_material + 1
+    p.pieces[us] ^= fb ^ tb
+    if was_king:
+        p.kings ^= fb ^ tb
+    elif m.promote:
+        p.kings |= tb
+    p.key = key
+    p.stm = them
+
+
+cdef void make_full(Pos* p, const Rules* R, const Move* m, Undo* u) noexcept nogil:
     cdef int us = p.stm, them = us ^ 1, s
     cdef Bits fb = (<Bits>1) << m.frm, tb = (<Bits>1) << m.to
     cdef int was_king = (p.kings >> m.frm) & 1

@@ -66,6 +66,10 @@ ctypedef struct Rules:
     # directions); man_move_shifts: 1 when men move along their two forward diagonals there.
     # forward_up[side]: a man's forward step raises the bit index.
     int man_cap_shifts
+    # 1 where men's captures are plain short jumps on such a layout, whose pieces stay on the
+    # board until the capture ends and whose men are not crowned mid-capture: the generator's
+    # fast path (man_short_captures).
+    int short_man_jumps
     int man_move_shifts
     int forward_up[2]
     int diag_a
@@ -100,6 +104,7 @@ ctypedef struct Rules:
     int forzosa
     int saque
     int turkish_endings       # lone-piece loss and one-against-one draw (RULES.md §5.1)
+    int plain_make            # none of numbered, king_streak, forzosa, saque: make_plain
     Bits main_diag
     Bits saque_man[2]         # the strong side's man square in Saque de peon, per strong side
     Bits saque_other_man[2]   # the weak side's man square
