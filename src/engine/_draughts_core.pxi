@@ -472,19 +472,32 @@ cdef Bits continuing_landings(Gen* g, Bits land, Bits captured, int lastdir) noe
     return out if out else land
 
 
+cdef inline Bits jumps_up(Bits men, Bits enemies, Bits empty, int a, int b) noexcept nogil:
+    """The men that can take upwards along the diagonal steps +a or +b (plain shifts: a layout
+    with ghost bits): m + a an enemy and m + 2a empty. Called with constant steps where it
+    matters, so that the compiler shifts by constants."""
+    return men & ((enemies >> a) & (empty >> (2 * a)) | (enemies >> b) & (empty >> (2 * b)))
+
+
+cdef inline Bits jumps_down(Bits men, Bits enemies, Bits empty, int a, int b) noexcept nogil:
+    return men & ((enemies << a) & (empty << (2 * a)) | (enemies << b) & (empty << (2 * b)))
+
+
 cdef inline Bits men_that_capture(const Pos* p, const Rules* R, Bits empty, int us) noexcept nogil:
     """Men of side `us` with at least one capture (a cheap whole-board test)."""
     cdef int i, d, o, a = R.diag_a, b = R.diag_b
     cdef Bits men = p.pieces[us] & ~p.kings, hit, res = 0
     cdef Bits enemies = p.pieces[us ^ 1] & ~(p.kings & R.kings_immune)
-    # A man on m takes upwards when m + a is an enemy and m + 2a is empty.
     if R.man_cap_shifts == 4:
-        return men & ((enemies >> a) & (empty >> (2 * a)) | (enemies >> b) & (empty >> (2 * b))
-                      | (enemies << a) & (empty << (2 * a)) | (enemies << b) & (empty << (2 * b)))
+        if a == 5 and b == 6:           # 10x10 boards
+            return jumps_up(men, enemies, empty, 5, 6) | jumps_down(men, enemies, empty, 5, 6)
+        if a == 4 and b == 5:           # 8x8 boards
+            return jumps_up(men, enemies, empty, 4, 5) | jumps_down(men, enemies, empty, 4, 5)
+        return jumps_up(men, enemies, empty, a, b) | jumps_down(men, enemies, empty, a, b)
     if R.man_cap_shifts == 2:
         if R.forward_up[us]:
-            return men & ((enemies >> a) & (empty >> (2 * a)) | (enemies >> b) & (empty >> (2 * b)))
-        return men & ((enemies << a) & (empty << (2 * a)) | (enemies << b) & (empty << (2 * b)))
+            return jumps_up(men, enemies, empty, a, b)
+        return jumps_down(men, enemies, empty, a, b)
     for i in range(R.n_man_cap):
         d = R.man_cap[us][i]
         hit = step(R, step(R, men, d) & enemies, d) & empty
@@ -498,7 +511,17 @@ cdef int gen_captures(const Pos* p, const Rules* R, Move* out, Gen* g) noexcept 
     cdef int us = p.stm
     cdef Bits occ = p.pieces[0] | p.pieces[1]
     cdef Bits empty = R.valid & ~occ
-    cdef Bits men, kings, b
+    cdef Bits men = men_that_capture(p, R, empty, us), b
+    # Kings with a live enemy on a square they could take on an empty board.
+    cdef Bits kings = p.pieces[us] & p.kings, k = kings
+    kings = 0
+    while k:
+        b = k & (~k + 1)
+        k ^= b
+        if R.king_reach[bb_lsb(b)] & p.pieces[us ^ 1]:
+            kings |= b
+    if not (men | kings):
+        return 0                    # most positions: no capture, nothing to set up
     g.R = R
     g.out = out
     g.n = 0
@@ -515,8 +538,6 @@ cdef int gen_captures(const Pos* p, const Rules* R, Move* out, Gen* g) noexcept 
         g.victim = 0
         g.behind = 0
         g.first_king = 64
-    kings = p.pieces[us] & p.kings
-    men = men_that_capture(p, R, empty, us)
     while men:
         b = men & (~men + 1)
         men ^= b
@@ -658,7 +679,12 @@ cdef int count_moves(const Pos* p, const Rules* R, Move* scratch) noexcept nogil
     cdef Bits empty = R.valid & ~occ
     cdef Bits men = p.pieces[us] & ~p.kings
     cdef Bits kings = free_kings(p, R, us), kk
-    if R.man_move_shifts and R.forward_up[us]:
+    if R.man_move_shifts and R.diag_a == 5 and R.diag_b == 6:      # 10x10 boards: constants
+        if R.forward_up[us]:
+            n += bb_popcount((men << 5) & empty) + bb_popcount((men << 6) & empty)
+        else:
+            n += bb_popcount((men >> 5) & empty) + bb_popcount((men >> 6) & empty)
+    elif R.man_move_shifts and R.forward_up[us]:
         n += bb_popcount((men << R.diag_a) & empty) + bb_popcount((men << R.diag_b) & empty)
     elif R.man_move_shifts:
         n += bb_popcount((men >> R.diag_a) & empty) + bb_popcount((men >> R.diag_b) & empty)
