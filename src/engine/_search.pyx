@@ -32,6 +32,11 @@ import time as _time
 
 from ._game cimport (GameBoard, GameOps, SMove, u64, SEARCH_MAX_MOVES, POS_MAX, UNDO_MAX,
                      RULE_NONE, RULE_DRAW, RULE_LOSS, RULE_WIN, END_NONE, ProbeFn, ProbeSource)
+
+cdef extern from "_memory.h" nogil:
+    void* tt_alloc(size_t bytes)
+    void prefetch_line(const void* p)
+
 from .analysis import PVLine, SearchInfo, SearchResult
 from .timeman import SOFT_SHARE, budget as _time_budget
 
@@ -533,6 +538,10 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
         quiet = not is_cap and order[i] < (1 << 26)
         new_depth = depth - 1
         do_move(S, ply, &moves[i])
+        if depth >= 2:
+            # The child will probe the table: start loading its bucket now (a miss to memory
+            # costs more than the child's work before the probe).
+            prefetch_line(&S.tt[(S.keys[S.root_index + ply + 1] & S.tt_mask) * BUCKET])
         same = same_player(S, me)
         gives_check = side_in_check(S)
         # Wide games: near the leaves, late quiet moves that give no check are not searched.
@@ -932,7 +941,7 @@ cdef class Engine:
         cdef u64 bytes_wanted = <u64>hash_mb * 1024 * 1024
         while buckets * 2 * BUCKET * sizeof(TTEntry) <= bytes_wanted:
             buckets *= 2
-        cdef TTEntry* tt = <TTEntry*>malloc(buckets * BUCKET * sizeof(TTEntry))
+        cdef TTEntry* tt = <TTEntry*>tt_alloc(buckets * BUCKET * sizeof(TTEntry))
         if tt == NULL:
             raise MemoryError(f"cannot allocate a {hash_mb} MB hash table")
         free(self.S.tt)
