@@ -22,7 +22,4 @@ static inline void* tt_alloc(size_t bytes) {
 #endif
     return p;
 }
-
-/* Ask for the cache line holding p ahead of its use (a hint, no effect on results). */
-static inline void prefetch_line(const void* p) { __builtin_prefetch(p); }
 #endif

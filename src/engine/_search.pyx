@@ -35,7 +35,6 @@ from ._game cimport (GameBoard, GameOps, SMove, u64, SEARCH_MAX_MOVES, POS_MAX, 
 
 cdef extern from "_memory.h" nogil:
     void* tt_alloc(size_t bytes)
-    void prefetch_line(const void* p)
 
 from .analysis import PVLine, SearchInfo, SearchResult
 from .timeman import SOFT_SHARE, budget as _time_budget
@@ -538,10 +537,6 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
         quiet = not is_cap and order[i] < (1 << 26)
         new_depth = depth - 1
         do_move(S, ply, &moves[i])
-        if depth >= 2:
-            # The child will probe the table: start loading its bucket now (a miss to memory
-            # costs more than the child's work before the probe).
-            prefetch_line(&S.tt[(S.keys[S.root_index + ply + 1] & S.tt_mask) * BUCKET])
         same = same_player(S, me)
         gives_check = side_in_check(S)
         # Wide games: near the leaves, late quiet moves that give no check are not searched.
