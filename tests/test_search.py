@@ -285,6 +285,19 @@ def test_one_search_at_a_time_per_engine():
     assert searcher.search(board, depth=2).best_move is not None
 
 
+
+def test_tables_either_side_of_a_huge_page_search_alike():
+    # A table of 2 MB or more is 2 MB-aligned and asks the system for huge pages, a smaller one
+    # is aligned to its 64-byte buckets (_memory.h); a search that fits both sees no difference.
+    board = engine.Board("international")
+    small = Engine(1).search(board, depth=6)
+    big = Engine(64).search(board, depth=6)
+    assert (small.nodes, small.score, small.best_move) == (big.nodes, big.score, big.best_move)
+    resized = Engine(64)
+    resized.resize(1)
+    again = resized.search(board, depth=6)
+    assert (again.nodes, again.score, again.best_move) == (big.nodes, big.score, big.best_move)
+
 def test_probcut_and_early_reductions_act_only_where_the_game_asks():
     def nodes(variant, **switches):
         board = engine.Board(variant)
