@@ -387,6 +387,8 @@ cdef void king_captures(Gen* g, int cur, Bits captured, int lastdir) noexcept no
         d = R.king_cap[i]
         if R.no_turn_back and lastdir >= 0 and d == R.opposite[lastdir]:
             continue
+        if R.flying and not (R.ray[d][cur] & g.enemies & ~captured):
+            continue                  # no live enemy anywhere along this line
         if R.flying and R.land_behind:
             vb = flying_victim(g, occ, captured, cur, d)
             if not vb:
