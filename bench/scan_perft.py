@@ -111,10 +111,12 @@ def our_perft(fen: str, depth: int) -> tuple[int, float]:
 
 
 def instructions(command: list[str]) -> int:
-    """Instructions the command executes, counted by callgrind."""
+    """Instructions the command executes, counted by callgrind. A fixed hash seed, and numpy's
+    OpenBLAS without its thread pool (whose threads spin-wait for a while after numpy is
+    imported, a count that varies by millions from run to run), make the count repeatable."""
     result = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
                              *command], capture_output=True, text=True,
-                            env=dict(os.environ, PYTHONHASHSEED="0"))
+                            env=dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1"))
     for line in result.stderr.splitlines():
         if "refs:" in line:
             return int(line.split("refs:")[1].replace(",", ""))
