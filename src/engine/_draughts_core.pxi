@@ -669,6 +669,14 @@ cdef int generate(const Pos* p, const Rules* R, Move* out) noexcept nogil:
     return gen_quiet(p, R, out)
 
 
+cdef inline int man_step_count(Bits men, Bits empty, int a, int b, int up) noexcept nogil:
+    """The men's quiet moves along the diagonal steps a and b, upwards (up) or downwards: plain
+    shifts (a layout with ghost bits), called with constant steps where it matters."""
+    if up:
+        return bb_popcount((men << a) & empty) + bb_popcount((men << b) & empty)
+    return bb_popcount((men >> a) & empty) + bb_popcount((men >> b) & empty)
+
+
 cdef int count_moves(const Pos* p, const Rules* R, Move* scratch) noexcept nogil:
     """The number of legal moves, without writing quiet moves out (perft's last ply)."""
     cdef Gen g
@@ -682,14 +690,9 @@ cdef int count_moves(const Pos* p, const Rules* R, Move* scratch) noexcept nogil
     cdef Bits men = p.pieces[us] & ~p.kings
     cdef Bits kings = free_kings(p, R, us), kk
     if R.man_move_shifts and R.diag_a == 5 and R.diag_b == 6:      # 10x10 boards: constants
-        if R.forward_up[us]:
-            n += bb_popcount((men << 5) & empty) + bb_popcount((men << 6) & empty)
-        else:
-            n += bb_popcount((men >> 5) & empty) + bb_popcount((men >> 6) & empty)
-    elif R.man_move_shifts and R.forward_up[us]:
-        n += bb_popcount((men << R.diag_a) & empty) + bb_popcount((men << R.diag_b) & empty)
+        n += man_step_count(men, empty, 5, 6, R.forward_up[us])
     elif R.man_move_shifts:
-        n += bb_popcount((men >> R.diag_a) & empty) + bb_popcount((men >> R.diag_b) & empty)
+        n += man_step_count(men, empty, R.diag_a, R.diag_b, R.forward_up[us])
     else:
         for i in range(R.n_man_move):
             n += bb_popcount(step(R, men, R.man_move[us][i]) & empty)
