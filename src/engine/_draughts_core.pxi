@@ -1014,6 +1014,8 @@ cdef u64 perft(Pos* p, const Rules* R, int depth, Move* stack) noexcept nogil:
     cdef Undo u
     if depth <= 0:
         return 1
+    if R.plain_make:
+        return perft_board(p, R, depth, stack)
     if depth == 1:
         return count_moves(p, R, stack)
     n = generate(p, R, stack)
@@ -1023,4 +1025,43 @@ cdef u64 perft(Pos* p, const Rules* R, int depth, Move* stack) noexcept nogil:
         make(p, R, &stack[i], &u)
         total += perft(p, R, depth - 1, stack + n)
         unmake(p, R, &stack[i], &u)
+    return total
+
+
+cdef inline void move_board(Pos* p, const Move* m) noexcept nogil:
+    """Only the board part of make_plain: the pieces and the side to move (no key, no counters,
+    which a plain-make row's moves do not depend on)."""
+    cdef int us = p.stm, them = us ^ 1
+    cdef Bits fb = (<Bits>1) << m.frm, tb = (<Bits>1) << m.to
+    cdef Bits captured = captured_of(m)
+    p.pieces[us] ^= fb ^ tb
+    p.pieces[them] ^= captured
+    if (p.kings >> m.frm) & 1:
+        p.kings ^= fb ^ tb
+    elif m.promote:
+        p.kings |= tb
+    p.kings &= ~captured
+    p.stm = them
+
+
+cdef u64 perft_board(Pos* p, const Rules* R, int depth, Move* stack) noexcept nogil:
+    """perft for the rows of Rules.plain_make: a move changes the pieces and the side to move
+    only, and the three words it changes are put back from locals. Like Scan's perft, it keeps
+    no key (the search's make does). depth >= 1."""
+    cdef int n, i
+    cdef u64 total = 0
+    cdef Bits white = p.pieces[0], black = p.pieces[1], kings = p.kings
+    cdef int stm = p.stm
+    if depth == 1:
+        return count_moves(p, R, stack)
+    n = generate(p, R, stack)
+    if perft_stop:
+        return 0
+    for i in range(n):
+        move_board(p, &stack[i])
+        total += perft_board(p, R, depth - 1, stack + n)
+        p.pieces[0] = white
+        p.pieces[1] = black
+        p.kings = kings
+        p.stm = stm
     return total
