@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent / "src" / "engine"
 # The draughts family's hot functions, in both of its builds (64- and 128-bit boards).
 DRAUGHTS = ["step", "nearest", "add_capture", "record_capture", "man_captures",
             "man_short_captures", "man_jump", "jumps_up", "jumps_down", "man_step_count", "king_captures", "continuing_landings", "flying_victim",
-            "men_that_capture", "gen_captures", "king_slide", "has_capture", "side_can_capture",
+            "men_that_capture", "gen_captures", "gen_captures_of", "king_slide", "has_capture", "side_can_capture",
             "add_targets", "free_kings", "gen_quiet", "count_streak", "_streak_key",
             "generate", "count_moves", "capture_paths", "special_condition", "make", "make_plain",
             "make_full",
