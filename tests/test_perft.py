@@ -79,3 +79,19 @@ def test_divide_checkers_start():
     assert engine.divide(engine.Board("checkers"), 3) == {
         "9-13": 48, "9-14": 40, "10-14": 40, "10-15": 40, "11-15": 40, "11-16": 47, "12-16": 47,
     }
+
+
+@pytest.mark.parametrize("variant, fen, depth", [
+    ("international", POSITIONS["random178"][0], 5),
+    ("international", POSITIONS["woldouby"][0], 8),
+    ("international", POSITIONS["allkings"][0], 4),
+    ("checkers", None, 7),
+    ("brazilian", "W:WK10,21,22,25,27:B5,9,13,14,K30", 5),
+])
+def test_lean_perft_equals_the_full_make(variant, fen, depth):
+    """Where the moves depend on the pieces alone, the family's perft moves only the pieces (no
+    key, no counters); the perft over GameOps plays every move with the full make and unmake,
+    as the search and Board.push do. Both must count the same tree."""
+    from engine._game import game_perft
+    board = engine.Board(variant, fen) if fen else engine.Board(variant)
+    assert engine.perft(board, depth) == game_perft(board, depth) > 0
