@@ -1044,13 +1044,16 @@ cdef inline void move_board(Pos* p, const Move* m) noexcept nogil:
     cdef int us = p.stm, them = us ^ 1
     cdef Bits fb = (<Bits>1) << m.frm, tb = (<Bits>1) << m.to
     cdef Bits captured = captured_of(m)
-    p.pieces[us] ^= fb ^ tb
+    cdef int was_king = (p.kings >> m.frm) & 1
+    # The captured pieces leave before the mover lands, as in make_plain: under immediate
+    # removal (Turkish) a king may end its capture on a square it emptied.
     p.pieces[them] ^= captured
-    if (p.kings >> m.frm) & 1:
+    p.kings &= ~captured
+    p.pieces[us] ^= fb ^ tb
+    if was_king:
         p.kings ^= fb ^ tb
     elif m.promote:
         p.kings |= tb
-    p.kings &= ~captured
     p.stm = them
 
 
