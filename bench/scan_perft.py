@@ -10,8 +10,9 @@ it there with Scan's sources and Scan's own compiler flags (-O2 -mpopcnt -flto),
 the folder afterwards. Both perfts count the last ply in bulk (the number of legal moves), so
 the leaf counts must agree; the script stops if they do not. Like for like: neither keeps a
 hash key or rule counters along the way (Scan's position has none; this engine's perft moves
-only the pieces for International, whose moves do not depend on them). Prints leaves per second for both
-and the ratio (ours / Scan's), best of --repeat runs, the two programs taking turns.
+only the pieces for International, whose moves do not depend on them). Prints leaves per
+second for both and the ratio (ours / Scan's), best of --repeat runs, the two programs taking
+turns.
 
 With --callgrind it counts instructions instead (valgrind's callgrind, smaller depths): the
 count of a perft of depth N less that of depth 1, so that start-up and imports drop out. On a

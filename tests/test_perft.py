@@ -89,7 +89,8 @@ def test_divide_checkers_start():
     ("brazilian", "W:WK10,21,22,25,27:B5,9,13,14,K30", 5),
     # Turkish pieces leave as they are taken: a king may end its capture on a square it emptied.
     ("turkish", "W:Wa2,c2,d2,e2,f2,g2,h2,c3,d3,e3,f3,Kc5:Bf5,a6,b6,f6,h6,a7,g7", 4),
-    ("turkish", "B:Wb2,c2,e2,f2,g2,h2,a3,b3,e3,h3,g4,f5:BKc1,d4,h5,a6,e6,g6,a7,b7,c7,d7,e7,f7,g7,h7", 4),
+    ("turkish", "B:Wb2,c2,e2,f2,g2,h2,a3,b3,e3,h3,g4,f5:"
+                "BKc1,d4,h5,a6,e6,g6,a7,b7,c7,d7,e7,f7,g7,h7", 4),
 ])
 def test_lean_perft_equals_the_full_make(variant, fen, depth):
     """Where the moves depend on the pieces alone, the family's perft moves only the pieces (no
