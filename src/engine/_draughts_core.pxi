@@ -791,7 +791,6 @@ cdef inline void make_plain(Pos* p, const Move* m, Undo* u) noexcept nogil:
     """make for the rules with none of Chapinas' numbers, Frisian's streaks or the Forzosa and
     Saque counters (Rules.plain_make): the same, without looking at any of them."""
     cdef int us = p.stm, them = us ^ 1, s
-    cdef Bits fb = (<Bits>1) << m.frm, tb = (<Bits>1) << m.to
     cdef int was_king = (p.kings >> m.frm) & 1
     cdef Bits captured = captured_of(m), c
     cdef u64 key = p.key ^ Z_SIDE ^ Z_PIECE[us][was_king][m.frm] \
@@ -813,8 +812,6 @@ cdef inline void make_plain(Pos* p, const Move* m, Undo* u) noexcept nogil:
             s = bb_lsb(c)
             c &= c - 1
             key ^= Z_PIECE[them][1][s]
-        p.pieces[them] ^= captured
-        p.kings &= ~captured
         p.reversible = 0
         p.since_capture = 0
         p.since_material = 0
@@ -823,13 +820,8 @@ cdef inline void make_plain(Pos* p, const Move* m, Undo* u) noexcept nogil:
         p.since_capture += 1
         p.reversible = p.reversible + 1 if was_king else 0
         p.since_material = 0 if m.promote else p.since_material + 1
-    p.pieces[us] ^= fb ^ tb
-    if was_king:
-        p.kings ^= fb ^ tb
-    elif m.promote:
-        p.kings |= tb
+    move_board(p, m)
     p.key = key
-    p.stm = them
 
 
 cdef void make_full(Pos* p, const Rules* R, const Move* m, Undo* u) noexcept nogil:
@@ -1039,8 +1031,8 @@ cdef u64 perft(Pos* p, const Rules* R, int depth, Move* stack) noexcept nogil:
 
 
 cdef inline void move_board(Pos* p, const Move* m) noexcept nogil:
-    """Only the board part of make_plain: the pieces and the side to move (no key, no counters,
-    which a plain-make row's moves do not depend on)."""
+    """The board part of make_plain, and the whole of a move in perft_board: the pieces and the
+    side to move (no key, no counters, which a plain-make row's moves do not depend on)."""
     cdef int us = p.stm, them = us ^ 1
     cdef Bits fb = (<Bits>1) << m.frm, tb = (<Bits>1) << m.to
     cdef Bits captured = captured_of(m)
