@@ -826,7 +826,6 @@ cdef inline void make_plain(Pos* p, const Move* m, Undo* u) noexcept nogil:
 
 cdef void make_full(Pos* p, const Rules* R, const Move* m, Undo* u) noexcept nogil:
     cdef int us = p.stm, them = us ^ 1, s
-    cdef Bits fb = (<Bits>1) << m.frm, tb = (<Bits>1) << m.to
     cdef int was_king = (p.kings >> m.frm) & 1
     cdef u64 key = p.key
     cdef Bits c
@@ -854,8 +853,6 @@ cdef void make_full(Pos* p, const Rules* R, const Move* m, Undo* u) noexcept nog
             key ^= Z_PIECE[them][(u.captured_kings >> s) & 1][s]
             if R.numbered:
                 key ^= Z_NUMBER[p.num[s]][s]
-        p.pieces[them] ^= captured
-        p.kings &= ~captured
         p.reversible = 0
         p.since_capture = 0
         p.since_material = 0
@@ -863,14 +860,8 @@ cdef void make_full(Pos* p, const Rules* R, const Move* m, Undo* u) noexcept nog
         p.since_capture += 1
         p.reversible = p.reversible + 1 if was_king else 0
         p.since_material = 0 if m.promote else p.since_material + 1
-    # The mover is placed after the captured pieces are lifted: under immediate removal (Turkish)
-    # a king may end its capture on a square it emptied.
     key ^= Z_PIECE[us][was_king][m.frm] ^ Z_PIECE[us][was_king | m.promote][m.to] ^ Z_SIDE
-    p.pieces[us] ^= fb ^ tb
-    if was_king:
-        p.kings ^= fb ^ tb
-    elif m.promote:
-        p.kings |= tb
+    move_board(p, m)
     if R.numbered:
         num = p.num[m.frm]
         key ^= Z_NUMBER[num][m.frm] ^ Z_NUMBER[num][m.to]
@@ -880,7 +871,6 @@ cdef void make_full(Pos* p, const Rules* R, const Move* m, Undo* u) noexcept nog
         count_streak(p, m, was_king, us)
         key ^= _streak_key(p, us) ^ _streak_key(p, them)
     p.key = key
-    p.stm = them
     if R.forzosa or R.saque:
         # The counter starts at the first position of the ending and runs while the material
         # stays the same (RULES.md SP-5).
@@ -1031,8 +1021,9 @@ cdef u64 perft(Pos* p, const Rules* R, int depth, Move* stack) noexcept nogil:
 
 
 cdef inline void move_board(Pos* p, const Move* m) noexcept nogil:
-    """The board part of make_plain, and the whole of a move in perft_board: the pieces and the
-    side to move (no key, no counters, which a plain-make row's moves do not depend on)."""
+    """The board part of make_plain and make_full, and the whole of a move in perft_board: the
+    pieces and the side to move (no key, no counters, which a plain-make row's moves do not
+    depend on)."""
     cdef int us = p.stm, them = us ^ 1
     cdef Bits fb = (<Bits>1) << m.frm, tb = (<Bits>1) << m.to
     cdef Bits captured = captured_of(m)
