@@ -121,6 +121,27 @@ def test_turkish_move_limit_and_repetition():
     assert board.outcome() is None
 
 
+def test_turkish_men_stepping_sideways_and_back_repeat_the_position():
+    # The window for repetitions runs back past man moves: a sideways step can be undone.
+    board = engine.Board("turkish", "W:WKh4,h5,h7:BKh1,Kh8")
+    cycle = ["h7-g7", "h8-a8", "g7-h7", "a8-h8"]
+    for move in cycle:
+        board.push(move)
+    assert board.repetitions() == 2 and board.outcome() is None
+    assert board.counters["reversible"] == 1         # the 100-ply count restarts at man moves
+    for move in cycle:
+        board.push(move)
+    assert board.repetitions() == 3
+    assert board.outcome().termination == Termination.REPETITION and board.result() == "1/2-1/2"
+    # The search sees it in the game's history: a8-h8 (Black's best, the rest lose) ends the
+    # game at once, where from the same position without history it needs two more moves.
+    board.pop()
+    result = engine.Engine(16).search(board, depth=6)
+    assert (str(result.best_move), result.score, len(result.pv)) == ("a8-h8", 0, 1)
+    fresh = engine.Engine(16).search(engine.Board("turkish", board.fen()), depth=6)
+    assert str(fresh.best_move) == "a8-h8" and len(fresh.pv) > 1
+
+
 # -- Gothic §3.3 ---------------------------------------------------------------------------------
 
 def test_go_t0_start():

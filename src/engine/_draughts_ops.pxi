@@ -97,6 +97,20 @@ cdef int _op_reversible(const void* pos) noexcept nogil:
     return (<const Pos*>pos).reversible
 
 
+cdef int _op_since_capture(const void* pos) noexcept nogil:
+    return (<const Pos*>pos).since_capture
+
+
+cdef int _men_step_back(const Rules* R) noexcept nogil:
+    """Whether a man can step one way and then back (Turkish men move sideways)."""
+    cdef int i, j
+    for i in range(R.n_man_move):
+        for j in range(R.n_man_move):
+            if R.man_move[0][j] == R.opposite[R.man_move[0][i]]:
+                return 1
+    return 0
+
+
 cdef int _op_is_capture(const SMove* m) noexcept nogil:
     return captured_of(<const Move*>m) != 0
 
@@ -130,7 +144,11 @@ cdef void _fill_ops(int vid):
     o.evaluate = _op_evaluate
     o.rule_end = _op_rule_end
     o.draw_result = _op_draw_result
-    o.reversible = _op_reversible
+    # The window in which a position can recur. Where men can step sideways and back, a man's
+    # move does not make the earlier positions unreachable, so the window runs from the last
+    # capture (longer than needed: positions before a forward step never match, they are only
+    # compared); the draw count of moves without a man move (Pos.reversible) is unchanged.
+    o.reversible = _op_since_capture if _men_step_back(&RULES[vid]) else _op_reversible
     o.is_capture = _op_is_capture
     o.capture_count = _op_capture_count
     o.history_index = _op_history_index

@@ -86,7 +86,9 @@ ctypedef struct GameOps:
     # How a repetition or a drawn rule ends for the side to move: RULE_DRAW, or a win/loss
     # where a tiebreak decides draws (Chapinas).
     int (*draw_result)(const void* ctx, const void* pos) noexcept nogil
-    int (*reversible)(const void* pos) noexcept nogil   # plies since the last irreversible move
+    # Plies back to which a repetition is looked for: since the last move that cannot be undone
+    # (or further: older positions are only compared, never matched).
+    int (*reversible)(const void* pos) noexcept nogil
     int (*is_capture)(const SMove* m) noexcept nogil
     int (*capture_count)(const SMove* m) noexcept nogil
     int (*history_index)(const SMove* m) noexcept nogil  # 0..4095, for the history heuristic
