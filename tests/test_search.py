@@ -302,16 +302,18 @@ def test_probcut_and_early_reductions_act_only_where_the_game_asks():
     def nodes(variant, **switches):
         board = engine.Board(variant)
         return engine.Engine(16, **switches).search(board, depth=7).nodes
-    plain = nodes("international")
-    assert nodes("international", probcut=True) != plain
-    assert nodes("international", early_reductions=True) != plain
-    result = engine.Engine(16, probcut=True, early_reductions=True).search(
-        engine.Board("international"), depth=7)
+    off = {"probcut": False, "early_reductions": False}
+    assert engine.Engine(16).probcut and engine.Engine(16).early_reductions   # the defaults
+    plain = nodes("international", **off)
+    assert nodes("international", probcut=True, early_reductions=False) != plain
+    assert nodes("international", probcut=False, early_reductions=True) != plain
+    both = nodes("international")
+    assert both not in (plain, nodes("international", probcut=True, early_reductions=False))
+    result = engine.Engine(16).search(engine.Board("international"), depth=7)
     assert result.best_move in engine.Board("international").legal_moves()
-    # Superajedrez and Dipole do not ask for them: the same tree.
-    for variant in ("superajedrez", "dipole"):
-        assert nodes(variant, probcut=True, early_reductions=True, qs_promotions=True) \
-            == nodes(variant)
+    # Superajedrez, Dipole and Turkish (where they lose) do not ask for them: the same tree.
+    for variant in ("superajedrez", "dipole", "turkish"):
+        assert nodes(variant, qs_promotions=True) == nodes(variant, **off)
 
 
 def test_quiescence_crowns_men_when_asked():

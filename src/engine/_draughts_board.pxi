@@ -15,7 +15,7 @@ for _name, _spec in DRAUGHTS_VARIANTS.items():
     if _spec.geometry.words != NBITS // 64:
         continue
     _vid = register_rules(_spec)
-    _fill_ops(_vid)
+    _fill_ops(_vid, _spec.selective_search)
     _ID_BY_NAME[_name] = _vid
     _SPEC_BY_ID[_vid] = _spec
 

@@ -129,7 +129,7 @@ cdef int _op_same_move(const SMove* a, const SMove* b) noexcept nogil:
     return x.frm == y.frm and x.to == y.to and captured_of(x) == captured_of(y)
 
 
-cdef void _fill_ops(int vid):
+cdef void _fill_ops(int vid, bint selective):
     cdef GameOps* o = &OPS[vid]
     o.pos_size = sizeof(Pos)
     o.ctx = &RULES[vid]
@@ -157,8 +157,8 @@ cdef void _fill_ops(int vid):
     o.make_null = NULL
     o.unmake_null = NULL
     o.wide = 0
-    o.probcut_margin = PROBCUT_MARGIN
-    o.early_reductions = 1
+    o.probcut_margin = PROBCUT_MARGIN if selective else 0
+    o.early_reductions = 1 if selective else 0
     o.player = NULL                      # strict alternation
     o.end_score = NULL
 

@@ -105,7 +105,8 @@ ctypedef struct GameOps:
     # Games with very many moves per position (placements): deeper late-move reductions and
     # move-count pruning of late quiet moves near the leaves.
     int wide
-    # Narrow games measured to gain from Scan-style selectivity (draughts), 0 elsewhere:
+    # Narrow games measured to gain from Scan-style selectivity (the draughts rows whose table
+    # says selective_search), 0 elsewhere:
     # probcut_margin > 0: at non-PV nodes of depth >= 3, a search of 40 % of the depth against
     # beta + depth * margin (centi-men) that holds it cuts the node (ProbCut); early_reductions:
     # at non-PV nodes every quiet move after the first is searched one ply shallower first (two

@@ -802,8 +802,8 @@ cdef class Engine:
             raise MemoryError()
         self.nthreads = 1
 
-    def __init__(self, hash_mb=64, reductions=True, null_move=True, probcut=False,
-                 early_reductions=False, qs_promotions=False, eval_file=None, threads=1):
+    def __init__(self, hash_mb=64, reductions=True, null_move=True, probcut=True,
+                 early_reductions=True, qs_promotions=False, eval_file=None, threads=1):
         self._lock = _threading.Lock()
         if eval_file is not None:
             from . import weights
@@ -847,8 +847,11 @@ cdef class Engine:
     @property
     def early_reductions(self) -> bool:
         """Whether, in the games that ask for it (draughts), every quiet move after the first at
-        a non-PV node is reduced, not only from the fourth. Off by default until a match shows
-        it gains (docs/measurements.md); a switch so matches can test it."""
+        a non-PV node is reduced, not only from the fourth, as Scan does. On by default: with
+        ProbCut, it gains against Scan 2.0 in International and in self-play in checkers and
+        Russian, and does not lose in Spanish and Gothic; Turkish, where it loses, does not ask
+        for it (its row's ``selective_search``; docs/measurements.md). A switch so matches
+        can test it."""
         return bool(self.S.early_reductions)
 
     @early_reductions.setter
@@ -870,8 +873,8 @@ cdef class Engine:
     @property
     def probcut(self) -> bool:
         """Whether ProbCut (a shallow search that holds beta by a margin cuts the node) is used
-        in the games that ask for it (draughts). Off by default until a match shows it gains
-        (docs/measurements.md); a switch so matches can test it."""
+        in the games that ask for it (draughts), as Scan does. On by default, with early
+        reductions (see there for the matches that chose it); a switch so matches can test it."""
         return bool(self.S.probcut)
 
     @probcut.setter

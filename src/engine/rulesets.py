@@ -107,6 +107,11 @@ class DraughtsVariant:
     killer: bool = False              # a capture whose last piece taken is a king ends right behind it
     men_take_kings: bool = True       # False in Italian draughts
     has_tables: bool = True           # endgame tables (which assume that no move loses)
+    # Scan's selectivity in the search (ProbCut and early reductions, Engine switches on by
+    # default): kept where self-play shows it gains or does not lose, off where it loses
+    # (docs/measurements.md: International, checkers, Russian gain; Spanish, Gothic do not lose;
+    # Turkish loses).
+    selective_search: bool = True
 
     def __post_init__(self) -> None:
         self.geometry: Geometry = build_geometry(self.size, self.colour)
@@ -199,6 +204,7 @@ _register(DraughtsVariant(
     man_move_dirs=(N, E, W), man_capture_dirs=(N, E, W), king_dirs=(N, S, E, W),
     flying_kings=True, precedence=QUANTITY, promotion_in_capture=CONTINUE_AS_MAN,
     immediate_removal=True, max_pieces=16, king_moves_limit=100, turkish_endings=True,
+    selective_search=False,
 ))
 _register(DraughtsVariant(
     name="gothic-checkers", title="Gothic checkers (Altdeutsche Dame)", size=8, colour="all",
