@@ -311,9 +311,13 @@ def test_probcut_and_early_reductions_act_only_where_the_game_asks():
     assert both not in (plain, nodes("international", probcut=True, early_reductions=False))
     result = engine.Engine(16).search(engine.Board("international"), depth=7)
     assert result.best_move in engine.Board("international").legal_moves()
-    # Superajedrez, Dipole and Turkish (where they lose) do not ask for them: the same tree.
-    for variant in ("superajedrez", "dipole", "turkish"):
+    # Superajedrez and Dipole do not ask for them: the same tree.
+    for variant in ("superajedrez", "dipole"):
         assert nodes(variant, qs_promotions=True) == nodes(variant, **off)
+    # Nor does Turkish (its row's selective_search), where they lose; Gothic, the other 8x8
+    # orthogonal game, does.
+    assert nodes("turkish") == nodes("turkish", **off)
+    assert nodes("gothic-checkers") != nodes("gothic-checkers", **off)
 
 
 def test_quiescence_crowns_men_when_asked():
