@@ -1021,9 +1021,9 @@ cdef u64 perft(Pos* p, const Rules* R, int depth, Move* stack) noexcept nogil:
 
 
 cdef inline void move_board(Pos* p, const Move* m) noexcept nogil:
-    """The board part of make_plain and make_full, and the whole of a move in perft_board: the
-    pieces and the side to move (no key, no counters, which a plain-make row's moves do not
-    depend on)."""
+    """The pieces and the side to move after m: the board part of make_plain and make_full
+    (which keep the key and the counters themselves), and the whole of a move in perft_board
+    (a plain-make row's moves do not depend on the key or the counters)."""
     cdef int us = p.stm, them = us ^ 1
     cdef Bits fb = (<Bits>1) << m.frm, tb = (<Bits>1) << m.to
     cdef Bits captured = captured_of(m)
