@@ -1,6 +1,7 @@
 """The match runner: complete matches, forfeits by broken engines, records; the statistics
 themselves are checked in test_stats.py."""
 
+import json
 import shlex
 import sys
 from pathlib import Path
@@ -8,8 +9,9 @@ from pathlib import Path
 import pytest
 
 import engine
-from engine.match import (EngineSpec, Match, TimeControl, default_engine_command, parse_time_control,
-                          pdn, summary)
+from engine.clients import MATE_SCORE, hub_score, uci_score
+from engine.match import (Adjudication, EngineSpec, Match, TimeControl, default_engine_command,
+                          parse_time_control, pdn, summary)
 from engine.stats import elo_estimate
 
 BROKEN = Path(__file__).with_name("broken_engine.py")
@@ -192,3 +194,97 @@ def test_dipole_match_over_uci(tmp_path):
                    pdn_path=str(path), report=None).run()
     assert result.played == 2 and result.draws == 0 and not result.forfeits
     assert path.read_text().count('[Variant "dipole"]') == 2
+
+
+SCORED = Path(__file__).with_name("scored_engine.py")
+START = engine.Board("international").fen()
+
+
+def scored(mode, score=0):
+    return EngineSpec.parse(f"{shlex.quote(sys.executable)} {shlex.quote(str(SCORED))} {mode} {score}")
+
+
+def adjudicated_game(specs, rules):
+    """One game from the start, White the first spec, refereed with `rules`."""
+    match = Match(specs, "international", TimeControl(movetime=5, tolerance=5), [START],
+                  report=None, adjudication=rules)
+    result = match.run()
+    game = min(result.games, key=lambda g: g.number)
+    return result, game
+
+
+def test_both_engines_agreeing_on_a_win_end_the_game():
+    result, game = adjudicated_game([scored("white", 500), scored("white", 500)],
+                                    Adjudication(resign=(3, 400)))
+    # Three moves of each side, every score beyond 400 for White from its mover's view.
+    assert len(game.moves) == 6 and game.scores == [500, -500] * 3
+    assert game.result == "1-0" and game.adjudicated
+    assert game.termination == "adjudicated: both scores give White 400+ for 3 moves"
+    assert result.adjudicated == 2 and "adjudicated: 2 game(s), 2 of them won" in summary(result)
+    # A margin just out of reach: no verdict, and the game runs to the ply limit.
+    _, game = adjudicated_game([scored("white", 399), scored("white", 399)],
+                               Adjudication(max_plies=9, resign=(3, 400)))
+    assert len(game.moves) == 9 and game.result == "1/2-1/2"
+    assert game.termination == "adjudicated draw at 9 plies"
+
+
+def test_a_lone_engine_cannot_win_by_adjudication():
+    # Each engine says it is winning: they disagree, so only the ply limit ends the game.
+    _, game = adjudicated_game([scored("mover", 800), scored("mover", 800)],
+                               Adjudication(max_plies=12, resign=(2, 100)))
+    assert len(game.moves) == 12 and game.result == "1/2-1/2" and game.adjudicated
+
+
+def test_level_scores_draw_after_the_given_move():
+    # Level for 3 moves each, but not before each side has played 5.
+    _, game = adjudicated_game([scored("white", 10), scored("white", -10)],
+                               Adjudication(draw=(5, 3, 10)))
+    assert len(game.moves) == 10 and game.result == "1/2-1/2"
+    assert game.termination == "adjudicated draw: both scores within 10 for 3 moves"
+    # One engine's scores beyond the window: no draw before the ply limit.
+    _, game = adjudicated_game([scored("white", 11), scored("white", 0)],
+                               Adjudication(max_plies=14, draw=(0, 2, 10)))
+    assert len(game.moves) == 14 and game.termination == "adjudicated draw at 14 plies"
+
+
+def test_moves_without_scores_are_never_adjudicated_by_score():
+    _, game = adjudicated_game([scored("silent"), scored("silent")],
+                               Adjudication(max_plies=8, draw=(0, 1, 1000), resign=(1, 1)))
+    assert game.scores == [None] * 8 and game.termination == "adjudicated draw at 8 plies"
+
+
+def test_scores_are_read_from_both_protocols():
+    assert uci_score("info depth 3 seldepth 9 score cp -12 nodes 5 pv 34-30", None) == -12
+    assert uci_score("info depth 9 score mate 3 pv 34-30", 7) == MATE_SCORE
+    assert uci_score("info depth 9 score mate -2", None) == -MATE_SCORE
+    assert uci_score("info depth 9 score cp x", 7) == 7          # unreadable: the last one stays
+    assert uci_score("info string hello", 7) == 7
+    assert hub_score('info depth=4 mean-depth=9 score=-0.01 nodes=803 pv="34-30"', None) == -1
+    assert hub_score("info depth=20 score=99.97", None) == 9997  # Hub's forced win
+    assert hub_score("info depth=4 score=nan", 5) == 5
+    assert hub_score("info depth=4 score=abc", 5) == 5
+
+
+@pytest.mark.parametrize("rules", [dict(max_plies=0), dict(draw=(0, 0, 10)), dict(draw=(0, 1, -1)),
+                                   dict(resign=(0, 100)), dict(resign=(3, 0))])
+def test_adjudication_rules_out_of_range_are_refused(rules):
+    with pytest.raises(engine.EngineError):
+        Adjudication(**rules)
+
+
+def test_adjudication_from_the_command_line(tmp_path, capsys):
+    from engine.cli import main
+    results = tmp_path / "r.json"
+    white = f"{shlex.quote(sys.executable)} {shlex.quote(str(SCORED))} white 700"
+    assert main(["match", "--engine", white, "--engine", white, "--games", "2", "--tc", "5",
+                 "--tolerance", "5", "--random-plies", "2", "--resign", "2", "600",
+                 "--results", str(results)]) == 0
+    out = capsys.readouterr().out
+    assert "adjudication: win when both scores give one side 600+ for 2 moves" in out
+    doc = json.loads(results.read_text())
+    assert doc["adjudicated"] == 2 and all(g["adjudicated"] for g in doc["games"])
+    assert all(len(g["moves"]) == 4 and g["result"] == "1-0" for g in doc["games"])
+    # Refused before an engine starts or an opening is chosen.
+    assert main(["match", "--engine", white, "--engine", white, "--max-plies", "0"]) != 0
+    captured = capsys.readouterr()
+    assert "adjudication after 0 plies: give 1 or more" in captured.err and not captured.out

@@ -99,7 +99,8 @@ def cmd_bench(args) -> int:
 def cmd_match(args) -> int:
     import random
 
-    from .match import EngineSpec, Match, default_engine_command, parse_time_control, summary
+    from .match import (Adjudication, EngineSpec, Match, default_engine_command,
+                        parse_time_control, summary)
     from .openings import load, random_openings, schedule
 
     texts = args.engine or []
@@ -118,6 +119,10 @@ def cmd_match(args) -> int:
         specs[int(which) - 1].options[name] = value
     tc = parse_time_control(args.tc)
     tc.tolerance = args.tolerance
+    adjudication = None
+    if args.max_plies is not None or args.draw or args.resign:
+        adjudication = Adjudication(args.max_plies, tuple(args.draw) if args.draw else None,
+                                    tuple(args.resign) if args.resign else None)
     Match(specs, args.variant, tc, [])            # checks engines against the variant first
     pairs = (args.games + 1) // 2
     if args.openings:
@@ -131,11 +136,12 @@ def cmd_match(args) -> int:
         sprt = (args.sprt[0], args.sprt[1], args.alpha, args.beta)
     ray = ray_address(args.ray)
     match = Match(specs, args.variant, tc, openings, args.concurrency, args.pdn, sprt,
-                  results_path=args.results, ray=ray)
+                  results_path=args.results, ray=ray, adjudication=adjudication)
     where = f"pairs on Ray ({ray})" if ray else f"{args.concurrency} at a time"
     print(f"{match.names[0]} vs {match.names[1]}, {args.variant}, {2 * pairs} games, {tc}, "
           f"{where}" + (f", games saved to {args.pdn}" if args.pdn else "")
-          + (f", results in {args.results}" if args.results else ""),
+          + (f", results in {args.results}" if args.results else "")
+          + (f", adjudication: {adjudication}" if adjudication else ""),
           flush=True)
     result = match.run()
     for line in summary(result):
@@ -584,6 +590,21 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run an SPRT of H0: elo = ELO0 against H1: elo = ELO1 and stop on a verdict")
     p.add_argument("--alpha", type=float, default=0.05, help="SPRT false positive rate")
     p.add_argument("--beta", type=float, default=0.05, help="SPRT false negative rate")
+    adjudicate = p.add_argument_group(
+        "adjudication", "End games before their rules do (off by default). SCORE is in 1/100\n"
+        "of a man (a pawn in superajedrez), as the engines report it in their info lines\n"
+        "(UCI `score cp`, Hub `score=`); a move without a score breaks a run. An adjudicated\n"
+        "game says so in its Termination tag and in --results.")
+    adjudicate.add_argument("--max-plies", type=int, metavar="N",
+                            help="a draw once a game has N plies from its opening (as fastchess' "
+                            "-maxmoves); protects a match from endless games")
+    adjudicate.add_argument("--draw", type=int, nargs=3, metavar=("MOVES", "COUNT", "SCORE"),
+                            help="a draw once each side has played MOVES moves and both engines' "
+                            "last COUNT scores were within +-SCORE, e.g. --draw 30 8 10")
+    adjudicate.add_argument("--resign", type=int, nargs=2, metavar=("COUNT", "SCORE"),
+                            help="a win once both engines' last COUNT scores give the same side "
+                            "SCORE or more, e.g. --resign 3 1000 (both must agree: a lone "
+                            "engine's verdict could be its own bug)")
     ray_option(p, "game pairs (each worker starts both engines)")
     p.set_defaults(func=cmd_match)
 

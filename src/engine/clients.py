@@ -9,6 +9,7 @@ past a deadline, answers nonsense) is an `EngineFailure`.
 from __future__ import annotations
 
 import collections
+import math
 import queue
 import shlex
 import subprocess
@@ -25,6 +26,9 @@ from .notation import HUB_ALIASES, position_string
 # is still found within a minute.
 HANDSHAKE_TIMEOUT = 60.0
 STDERR_LINES = 20           # the end of an engine's error output, kept to explain a failure
+# A reported forced win or loss, in the scores' unit (1/100 of a man, or of a pawn): beyond any
+# adjudication threshold.
+MATE_SCORE = 100_000
 
 
 class EngineFailure(Exception):
@@ -83,6 +87,7 @@ class EngineClient:
         self.proc: subprocess.Popen | None = None
         self.lines: queue.Queue = queue.Queue()
         self.arrived = 0.0                    # when the line expect() last returned arrived
+        self.score: int | None = None         # the last score of the last go(), engine's view
         self.stderr: collections.deque = collections.deque(maxlen=STDERR_LINES)
 
     # -- process ----------------------------------------------------------------------------
@@ -244,7 +249,13 @@ class UciClient(EngineClient):
         else:
             command = (f"go wtime {int(clocks[0] * 1000)} btime {int(clocks[1] * 1000)} "
                        f"winc {int(tc.inc * 1000)} binc {int(tc.inc * 1000)}")
-        line, used = self.ask(command, lambda l: l.startswith("bestmove"), allowed)
+        self.score = None
+
+        def answer(line: str) -> bool:
+            if line.startswith("info"):
+                self.score = uci_score(line, self.score)
+            return line.startswith("bestmove")
+        line, used = self.ask(command, answer, allowed)
         parts = line.split()
         if len(parts) < 2:
             raise EngineFailure(f"malformed answer {line!r}")
@@ -286,11 +297,48 @@ class HubClient(EngineClient):
         else:
             # Hub adds the increment before each move itself.
             self.send(f"level time={max(clocks[turn] - tc.inc, 0.001):.3f} inc={tc.inc}")
-        line, used = self.ask("go think", lambda l: l.startswith("done"), allowed)
+        self.score = None
+
+        def answer(line: str) -> bool:
+            if line.startswith("info"):
+                self.score = hub_score(line, self.score)
+            return line.startswith("done")
+        line, used = self.ask("go think", answer, allowed)
         for word in line.split()[1:]:
             if word.startswith("move="):
                 return word[5:], used
         raise EngineFailure(f"malformed answer {line!r}")
+
+
+def uci_score(line: str, before: int | None) -> int | None:
+    """The score of a UCI `info` line (`score cp N`, `score mate N`), else `before`."""
+    words = line.split()
+    for i, word in enumerate(words[:-2]):
+        if word == "score":
+            kind, value = words[i + 1], words[i + 2]
+            try:
+                number = int(value)
+            except ValueError:
+                return before
+            if kind == "cp":
+                return number
+            if kind == "mate":
+                return MATE_SCORE if number > 0 else -MATE_SCORE
+            return before
+    return before
+
+
+def hub_score(line: str, before: int | None) -> int | None:
+    """The score of a Hub `info` line (`score=0.35`, in men), in 1/100 of a man, else `before`.
+    A forced end is written 99.xx there; it stays above any threshold."""
+    for word in line.split()[1:]:
+        if word.startswith("score="):
+            try:
+                number = float(word[6:].strip('"'))
+            except ValueError:
+                return before
+            return round(number * 100) if math.isfinite(number) else before
+    return before
 
 
 CLIENTS: dict[str, type[EngineClient]] = {"uci": UciClient, "hub": HubClient}

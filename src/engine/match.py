@@ -4,7 +4,9 @@ Two engines (any command that speaks UCI or Hub: this engine, another build of i
 play pairs of games from the same opening with colours swapped. This module referees: it keeps
 the position and the clocks, asks each engine for its move, and ends games by the variant's own
 rules. An engine that crashes, overruns its time or plays an illegal move loses that game (the
-reason is recorded), is restarted, and the match goes on. Every game is saved as PDN.
+reason is recorded), is restarted, and the match goes on. Every game is saved as PDN. On
+request (`Adjudication`) it ends games early as cutechess and fastchess do: a draw after a number
+of plies, or when both engines' scores agree that the game is drawn or decided.
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ from .errors import EngineError
 from .clients import EngineClient, EngineFailure, EngineSpec, TimeControl, connect
 from .stats import elo_estimate, sprt_bounds, sprt_verdict
 
-__all__ = ["EngineSpec", "EngineFailure", "TimeControl", "parse_time_control", "Match",
-           "MatchResult", "GameRecord", "play_game", "pdn", "summary", "default_engine_command"]
+__all__ = ["EngineSpec", "EngineFailure", "TimeControl", "parse_time_control", "Adjudication",
+           "Match", "MatchResult", "GameRecord", "play_game", "pdn", "summary",
+           "default_engine_command"]
 
 NODES_TIMEOUT = 120.0           # seconds: a node-limited move that takes longer is a hang
 
@@ -54,6 +57,84 @@ def parse_time_control(text: str) -> TimeControl:
     return tc
 
 
+@dataclass(frozen=True)
+class Adjudication:
+    """When the referee ends a game before its rules do (each part off when None). Scores are
+    the engines' own (`info ... score`), in 1/100 of a man (a pawn in Superajedrez), each from
+    the view of the engine that moved; a move without a score breaks a run.
+
+    - `max_plies`: a draw once the game has this many plies from its opening (fastchess'
+      `-maxmoves`, counted in plies so that it means the same in every game).
+    - `draw = (moves, count, score)`: a draw once each side has played `moves` moves from the
+      opening and both engines' last `count` scores were within ±`score` (cutechess' `-draw`).
+    - `resign = (count, score)`: a win once both engines' last `count` scores agree that one
+      side is `score` or more ahead (fastchess' `-resign ... twosided=true`: the loser's view
+      alone could be a bug of the loser's)."""
+
+    max_plies: int | None = None
+    draw: tuple[int, int, int] | None = None
+    resign: tuple[int, int] | None = None
+
+    def __post_init__(self):
+        if self.max_plies is not None and self.max_plies < 1:
+            raise EngineError(f"adjudication after {self.max_plies} plies: give 1 or more")
+        if self.draw is not None:
+            moves, count, score = self.draw
+            if moves < 0 or count < 1 or score < 0:
+                raise EngineError(f"draw adjudication {moves} {count} {score}: expected MOVES >= 0, "
+                                  "COUNT >= 1, SCORE >= 0")
+        if self.resign is not None:
+            count, score = self.resign
+            if count < 1 or score < 1:
+                raise EngineError(f"resign adjudication {count} {score}: expected COUNT >= 1, "
+                                  "SCORE >= 1")
+
+    def __str__(self) -> str:
+        parts = []
+        if self.max_plies is not None:
+            parts.append(f"draw at {self.max_plies} plies")
+        if self.draw is not None:
+            parts.append("draw after move {0} when both scores are within {2} for {1} moves"
+                         .format(*self.draw))
+        if self.resign is not None:
+            parts.append("win when both scores give one side {1}+ for {0} moves".format(*self.resign))
+        return "; ".join(parts) or "none"
+
+
+class _Adjudicator:
+    """One game's runs of scores: for each side, how many of its last moves in a row scored
+    near zero, or gave White, or Black, the resign margin."""
+
+    def __init__(self, rules: Adjudication):
+        self.rules = rules
+        self.level = [0, 0]               # moves in a row with |score| <= the draw score
+        self.ahead = [[0, 0], [0, 0]]     # [side][winner]: moves in a row giving winner the margin
+
+    def after_move(self, side: int, score: int | None, plies: int) -> tuple[str, str] | None:
+        """Note the score of `side`'s move (the game then has `plies` plies); the result and
+        reason when the game is to be adjudicated."""
+        rules = self.rules
+        if rules.draw is not None:
+            moves, count, limit = rules.draw
+            level = score is not None and abs(score) <= limit
+            self.level[side] = self.level[side] + 1 if level else 0
+            if plies >= 2 * moves and min(self.level) >= count:
+                return "1/2-1/2", f"adjudicated draw: both scores within {limit} for {count} moves"
+        if rules.resign is not None:
+            count, margin = rules.resign
+            white_view = None if score is None else (score if side == 0 else -score)
+            for winner, sign in ((0, 1), (1, -1)):
+                ahead = white_view is not None and sign * white_view >= margin
+                self.ahead[side][winner] = self.ahead[side][winner] + 1 if ahead else 0
+                if self.ahead[0][winner] >= count and self.ahead[1][winner] >= count:
+                    who = "White" if winner == 0 else "Black"
+                    return ("1-0" if winner == 0 else "0-1",
+                            f"adjudicated: both scores give {who} {margin}+ for {count} moves")
+        if rules.max_plies is not None and plies >= rules.max_plies:
+            return "1/2-1/2", f"adjudicated draw at {rules.max_plies} plies"
+        return None
+
+
 @dataclass
 class GameRecord:
     number: int
@@ -65,14 +146,18 @@ class GameRecord:
     termination: str = ""
     forfeit: str | None = None        # name of the engine that forfeited, if any
     times: list = field(default_factory=list)   # seconds each move took, as the referee saw it
+    scores: list = field(default_factory=list)  # each move's score (mover's view) or None
+    adjudicated: bool = False
 
 
 def play_game(number: int, engines: list, names: list, variant: str, opening: str,
-              tc: TimeControl) -> GameRecord:
+              tc: TimeControl, adjudication: Adjudication | None = None) -> GameRecord:
     """One game; engines[0] has White. Never raises for an engine's fault: it is recorded."""
     start = Board(variant, opening)
     board = start.copy()
     record = GameRecord(number, names[0], names[1], opening)
+    adjudicator = _Adjudicator(adjudication) if adjudication is not None else None
+    verdict = None
     clocks = [tc.base or 0.0, tc.base or 0.0]
     for side, eng in enumerate(engines):
         try:
@@ -84,6 +169,10 @@ def play_game(number: int, engines: list, names: list, variant: str, opening: st
         if outcome is not None:
             record.result = outcome.result()
             record.termination = outcome.reason()
+            return record
+        if verdict is not None:
+            record.result, record.termination = verdict
+            record.adjudicated = True
             return record
         side = int(board.turn)
         eng = engines[side]
@@ -108,6 +197,9 @@ def play_game(number: int, engines: list, names: list, variant: str, opening: st
         except EngineError:
             return _forfeit(record, side, names, f"illegal move {text!r}")
         record.moves.append(move)
+        record.scores.append(eng.score)
+        if adjudicator is not None:
+            verdict = adjudicator.after_move(side, eng.score, len(record.moves))
 
 
 def _forfeit(record: GameRecord, side: int, names: list, reason: str) -> GameRecord:
@@ -175,6 +267,7 @@ class MatchResult:
     pentanomial: list = field(default_factory=lambda: [0, 0, 0, 0, 0])
     games: list = field(default_factory=list)
     forfeits: dict = field(default_factory=dict)
+    adjudicated: int = 0
     sprt: tuple | None = None
 
     @property
@@ -186,7 +279,7 @@ class Match:
     def __init__(self, specs: list, variant: str, tc: TimeControl, openings: list,
                  concurrency: int = 1, pdn_path: str | None = None, sprt: tuple | None = None,
                  report=print, event: str = "Dimensiones match", results_path: str | None = None,
-                 ray: str | None = None):
+                 ray: str | None = None, adjudication: Adjudication | None = None):
         if any(s.protocol == "hub" for s in specs) and not games.game(variant).hub:
             raise EngineError(f"the Hub protocol does not carry {variant}")
         self.specs = specs
@@ -208,6 +301,7 @@ class Match:
         self._stop = threading.Event()
         self._fatal: str | None = None
         self.ray = ray                   # pairs on a Ray cluster (engine.parallel) when set
+        self.adjudication = adjudication
 
     def run(self) -> MatchResult:
         if self.ray is not None:
@@ -242,8 +336,8 @@ class Match:
         self._started = time.monotonic()
         if self.pdn_path:
             open(self.pdn_path, "w").close()
-        units = [(self.specs, self.names, self.variant, self.tc, 2 * i + 1, opening)
-                 for i, opening in enumerate(self.openings)]
+        units = [(self.specs, self.names, self.variant, self.tc, 2 * i + 1, opening,
+                  self.adjudication) for i, opening in enumerate(self.openings)]
         results = runner.map_unordered(play_pair, units)
         try:
             for first, second in results:
@@ -279,7 +373,8 @@ class Match:
                 order = [1, 0] if swap else [0, 1]
                 players = [engines[k] for k in order]
                 names = [self.names[k] for k in order]
-                record = play_game(number, players, names, self.variant, opening, self.tc)
+                record = play_game(number, players, names, self.variant, opening, self.tc,
+                                   self.adjudication)
                 self._record(record, pair, swap, total)
                 for k, eng in enumerate(engines):
                     dead = eng.proc is None or eng.proc.poll() is not None
@@ -304,6 +399,7 @@ class Match:
                 r.losses += 1
             if record.forfeit:
                 r.forfeits[record.forfeit] = r.forfeits.get(record.forfeit, 0) + 1
+            r.adjudicated += record.adjudicated
             r.games.append(record)
             done = self._pairs.setdefault(pair, [])
             done.append(points)
@@ -351,7 +447,7 @@ def play_pair(unit) -> tuple[GameRecord, GameRecord]:
     import shutil
     import socket
 
-    specs, names, variant, tc, number, opening = unit
+    specs, names, variant, tc, number, opening, adjudication = unit
     for spec in specs:
         program = shlex.split(spec.command)[0]
         if shutil.which(program) is None and not os.path.exists(program):
@@ -368,7 +464,8 @@ def play_pair(unit) -> tuple[GameRecord, GameRecord]:
         for swap in (False, True):
             order = [1, 0] if swap else [0, 1]
             records.append(play_game(number + swap, [engines[k] for k in order],
-                                     [names[k] for k in order], variant, opening, tc))
+                                     [names[k] for k in order], variant, opening, tc,
+                                     adjudication))
             for k, eng in enumerate(engines):
                 if eng.proc is None or eng.proc.poll() is not None or records[-1].forfeit == names[k]:
                     start_engine(eng)          # if it fails, its next game is a forfeit
@@ -398,6 +495,9 @@ def summary(result: MatchResult) -> list[str]:
     lines.append(f"{est.text()}, {est.nelo_text()}")
     if result.forfeits:
         lines.append("forfeits: " + ", ".join(f"{k} {v}" for k, v in result.forfeits.items()))
+    if result.adjudicated:
+        decided = sum(g.adjudicated and g.result != "1/2-1/2" for g in result.games)
+        lines.append(f"adjudicated: {result.adjudicated} game(s), {decided} of them won")
     if result.sprt:
         value, low, high, verdict = result.sprt
         lines.append(f"SPRT: LLR {value:.2f} (bounds {low:.2f}, {high:.2f}): {verdict}")
@@ -421,12 +521,15 @@ def results_document(match: "Match") -> dict:
         "engines": [{"name": name, "command": spec.command, "protocol": spec.protocol,
                      "options": dict(spec.options)} for name, spec in zip(match.names, match.specs)],
         "time_control": str(match.tc), "games_planned": getattr(match, "_total", None),
+        "adjudication": str(match.adjudication or Adjudication()),
         "games": [{"round": g.number, "white": g.white, "black": g.black, "opening": g.opening,
                    "moves": [str(m) for m in g.moves], "result": g.result,
                    "termination": g.termination, "forfeit": g.forfeit,
-                   "seconds": [round(t, 4) for t in g.times]} for g in r.games],
+                   "adjudicated": g.adjudicated, "seconds": [round(t, 4) for t in g.times],
+                   "scores": list(g.scores)} for g in r.games],
         "first_engine": {"wins": r.wins, "draws": r.draws, "losses": r.losses},
         "pentanomial": list(r.pentanomial), "forfeits": dict(r.forfeits),
+        "adjudicated": r.adjudicated,
         "elo": None,
     }
     if est.pairs:
