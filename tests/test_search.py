@@ -389,3 +389,25 @@ def test_threads_stop_at_once_and_reject_bad_values():
     assert e.threads == 2
     with pytest.raises(ValueError):
         engine.Engine(1, threads=0)
+
+
+@pytest.fixture
+def international_evaluation_kept():
+    from conftest import evaluations_kept
+    yield from evaluations_kept(["international"])
+
+
+def test_an_engine_searches_as_a_new_one_after_the_evaluation_changes(international_evaluation_kept):
+    # The search keeps a cache of static values; a new evaluation must not meet the old one's.
+    from engine import weights
+    board = engine.Board("international")
+    for move in ["32-28", "18-23", "37-32", "12-18"]:
+        board.push(move)
+    used = Engine(16)
+    learned = used.search(board, depth=9)
+    weights.use_hand_set("international")
+    used.new_game()                               # the table's scores are the old evaluation's
+    again = used.search(board, depth=9)
+    fresh = Engine(16).search(board, depth=9)
+    assert (again.nodes, again.score, again.pv) == (fresh.nodes, fresh.score, fresh.pv)
+    assert (again.nodes, again.score) != (learned.nodes, learned.score)

@@ -54,6 +54,7 @@ cdef enum:
     NO_MOVE = 255
     MAX_THREADS = 64
     BUSY_SIZE = 1 << 15       # entries of the shared table of positions being searched
+    EVAL_CACHE_SIZE = 1 << 12 # entries of each thread's cache of static values (32 kB)
 
 # Search parameters, kept together so that a match can tune them.
 cdef int ASPIRATION_WINDOW = 25
@@ -128,6 +129,7 @@ ctypedef struct Search:
     u64* busy                 # positions being searched by some thread (threads > 1), or NULL
     int* deferred             # MAX_PLY * SEARCH_MAX_MOVES: the moves put off at each ply
     int depth                 # the main search's iteration (helpers catch up with it)
+    u64* eval_cache           # EVAL_CACHE_SIZE entries: key's high 48 bits | value + 32768
 
 
 cdef inline double now() noexcept nogil:
@@ -220,6 +222,24 @@ cdef inline void do_move(Search* S, int ply, const SMove* m) noexcept nogil:
     S.nodes += 1
     if (S.nodes & TIME_CHECK_NODES) == 0:
         check_limits(S)
+
+
+cdef inline int static_value(Search* S, int ply) noexcept nogil:
+    """The evaluation of the position at `ply`, through a small cache: quiescence reaches the
+    same quiet leaves again in every iteration, and the learned evaluations' weight loads are
+    a large share of a node's time. An entry holds the key's high 48 bits and the value; its
+    slot, the low bits; a value beyond 16 bits is not kept. The cache only saves time: every
+    value it returns is the one `evaluate` would give (as the bench's signature shows)."""
+    cdef u64 key = S.keys[S.root_index + ply]
+    cdef u64* slot = &S.eval_cache[key & (EVAL_CACHE_SIZE - 1)]
+    cdef u64 entry = slot[0]
+    cdef int value
+    if entry != 0 and ((entry ^ key) >> 16) == 0:
+        return <int>(entry & 0xFFFF) - 32768
+    value = S.ops.evaluate(S.ctx, S.pos)
+    if -32768 < value < 32768:
+        slot[0] = (key & ~(<u64>0xFFFF)) | <u64>(value + 32768)
+    return value
 
 
 cdef inline void undo_move(Search* S, int ply, const SMove* m) noexcept nogil:
@@ -368,7 +388,7 @@ cdef int qsearch(Search* S, int alpha, int beta, int ply) noexcept nogil:
     if n == 0:
         if not S.ops.has_quiet_move(S.ctx, S.pos):
             return no_move_score(S, ply, 0)
-        best = S.ops.evaluate(S.ctx, S.pos)
+        best = static_value(S, ply)
         if best >= beta or not S.qs_promotions or S.ops.generate_promotions == NULL:
             return best
         # A quiet node: stand pat, or crown a man (where the game lists such moves).
@@ -380,7 +400,7 @@ cdef int qsearch(Search* S, int alpha, int beta, int ply) noexcept nogil:
     elif S.ops.captures_forced or checked:
         best = -INF               # the capture must be played: no standing pat
     else:
-        best = S.ops.evaluate(S.ctx, S.pos)
+        best = static_value(S, ply)
         if best >= beta:
             return best
         if best > alpha:
@@ -458,7 +478,7 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
     # not in check, not twice in a row, not near mate scores).
     if S.null_move and S.ops.make_null != NULL and not pv_node and not checked and depth >= 3 \
             and not S.nulled[ply] and -MATE_BOUND < beta < MATE_BOUND \
-            and S.ops.evaluate(S.ctx, S.pos) >= beta \
+            and static_value(S, ply) >= beta \
             and S.ops.make_null(S.ctx, S.pos, S.undo[ply]):
         S.keys[S.root_index + ply + 1] = S.ops.key(S.pos)
         S.nodes += 1
@@ -677,7 +697,9 @@ cdef Search* new_search() noexcept nogil:
     S.order = <int*>malloc(MAX_PLY * SEARCH_MAX_MOVES * sizeof(int))
     S.gen_index = <int*>malloc(MAX_PLY * SEARCH_MAX_MOVES * sizeof(int))
     S.deferred = <int*>malloc(MAX_PLY * SEARCH_MAX_MOVES * sizeof(int))
-    if S.moves == NULL or S.order == NULL or S.gen_index == NULL or S.deferred == NULL:
+    S.eval_cache = <u64*>malloc(EVAL_CACHE_SIZE * sizeof(u64))
+    if S.moves == NULL or S.order == NULL or S.gen_index == NULL or S.deferred == NULL \
+            or S.eval_cache == NULL:
         free_search(S)
         return NULL
     return S
@@ -690,6 +712,7 @@ cdef void free_search(Search* S) noexcept nogil:
         free(S.order)
         free(S.gen_index)
         free(S.deferred)
+        free(S.eval_cache)
         free(S)
 
 
@@ -702,6 +725,7 @@ cdef void prepare_helper(Search* S, Search* H) noexcept nogil:
     memcpy(H.keys, S.keys, sizeof(S.keys))
     H.root_index = S.root_index
     H.nodes = 0
+    memset(H.eval_cache, 0, EVAL_CACHE_SIZE * sizeof(u64))
     H.seldepth = 0
     H.stop = 0
     H.in_probcut = 0
@@ -1025,6 +1049,8 @@ cdef class Engine:
         cdef int nhist = gb.search_history(S.keys, MAX_HISTORY)
         S.root_index = nhist - 1
         S.nodes = 0
+        # Emptied for each search: the game, its weights or its rules may have changed since.
+        memset(S.eval_cache, 0, EVAL_CACHE_SIZE * sizeof(u64))
         S.seldepth = 0
         S.stop = 0
         S.in_probcut = 0
