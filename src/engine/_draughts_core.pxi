@@ -787,6 +787,28 @@ cdef void make(Pos* p, const Rules* R, const Move* m, Undo* u) noexcept nogil:
         make_full(p, R, m, u)
 
 
+cdef inline void save_counters(const Pos* p, Undo* u) noexcept nogil:
+    """The key and the draw rules' counters, as unmake restores them."""
+    u.key = p.key
+    u.reversible = p.reversible
+    u.since_capture = p.since_capture
+    u.since_material = p.since_material
+    u.special = p.special
+
+
+cdef inline void count_plies(Pos* p, Bits captured, int was_king, int promote) noexcept nogil:
+    """The draw rules' counters after a move: a capture restarts them all; a king's quiet move
+    keeps the position reversible; a crowning changes the material."""
+    if captured:
+        p.reversible = 0
+        p.since_capture = 0
+        p.since_material = 0
+    else:
+        p.since_capture += 1
+        p.reversible = p.reversible + 1 if was_king else 0
+        p.since_material = 0 if promote else p.since_material + 1
+
+
 cdef inline void make_plain(Pos* p, const Move* m, Undo* u) noexcept nogil:
     """make for the rules with none of Chapinas' numbers, Frisian's streaks or the Forzosa and
     Saque counters (Rules.plain_make): the same, without looking at any of them."""
@@ -795,11 +817,7 @@ cdef inline void make_plain(Pos* p, const Move* m, Undo* u) noexcept nogil:
     cdef Bits captured = captured_of(m), c
     cdef u64 key = p.key ^ Z_SIDE ^ Z_PIECE[us][was_king][m.frm] \
         ^ Z_PIECE[us][was_king | m.promote][m.to]
-    u.key = p.key
-    u.reversible = p.reversible
-    u.since_capture = p.since_capture
-    u.since_material = p.since_material
-    u.special = p.special
+    save_counters(p, u)
     if captured:
         u.captured_kings = captured & p.kings
         c = captured & ~p.kings
@@ -812,14 +830,9 @@ cdef inline void make_plain(Pos* p, const Move* m, Undo* u) noexcept nogil:
             s = bb_lsb(c)
             c &= c - 1
             key ^= Z_PIECE[them][1][s]
-        p.reversible = 0
-        p.since_capture = 0
-        p.since_material = 0
     else:
         u.captured_kings = 0
-        p.since_capture += 1
-        p.reversible = p.reversible + 1 if was_king else 0
-        p.since_material = 0 if m.promote else p.since_material + 1
+    count_plies(p, captured, was_king, m.promote)
     move_board(p, m)
     p.key = key
 
@@ -830,11 +843,7 @@ cdef void make_full(Pos* p, const Rules* R, const Move* m, Undo* u) noexcept nog
     cdef u64 key = p.key
     cdef Bits c
     cdef int8_t num
-    u.key = p.key
-    u.reversible = p.reversible
-    u.since_capture = p.since_capture
-    u.since_material = p.since_material
-    u.special = p.special
+    save_counters(p, u)
     cdef Bits captured = captured_of(m)
     u.captured_kings = captured & p.kings
     if R.numbered:
@@ -853,13 +862,7 @@ cdef void make_full(Pos* p, const Rules* R, const Move* m, Undo* u) noexcept nog
             key ^= Z_PIECE[them][(u.captured_kings >> s) & 1][s]
             if R.numbered:
                 key ^= Z_NUMBER[p.num[s]][s]
-        p.reversible = 0
-        p.since_capture = 0
-        p.since_material = 0
-    else:
-        p.since_capture += 1
-        p.reversible = p.reversible + 1 if was_king else 0
-        p.since_material = 0 if m.promote else p.since_material + 1
+    count_plies(p, captured, was_king, m.promote)
     key ^= Z_PIECE[us][was_king][m.frm] ^ Z_PIECE[us][was_king | m.promote][m.to] ^ Z_SIDE
     move_board(p, m)
     if R.numbered:
