@@ -174,6 +174,21 @@ def test_pdn_record_format():
     assert text.rstrip().endswith("1... 19-23 2-0")
 
 
+def test_pdn_record_keeps_each_moves_score_and_time_as_a_comment():
+    from engine.match import GameRecord
+    from engine.pdn import read_game
+    board = engine.Board("international")
+    moves = [board.push(m) for m in ("32-28", "19-23", "28x19")]
+    record = GameRecord(3, "a", "b", engine.Board("international").fen(), moves, "1-0", "x",
+                        times=[0.1234, 0.5, 0.25], scores=[12, None, MATE_SCORE - 4])
+    text = pdn(record, "international", "E")
+    assert "1. 32-28 {+0.12 0.12s} 19-23 {0.50s} 2. 28x19 {+M4 0.25s} 2-0" in text
+    # A reader of the file sees the moves, each with its comment.
+    game = read_game(text)
+    assert [str(n.move) for n in game.mainline] == ["32-28", "19-23", "28x19"]
+    assert [n.comment for n in game.mainline] == ["+0.12 0.12s", "0.50s", "+M4 0.25s"]
+
+
 def test_engine_options_reach_the_engine():
     spec = ours()
     spec.options["Reductions"] = "false"
@@ -255,8 +270,8 @@ def test_moves_without_scores_are_never_adjudicated_by_score():
 
 def test_scores_are_read_from_both_protocols():
     assert uci_score("info depth 3 seldepth 9 score cp -12 nodes 5 pv 34-30", None) == -12
-    assert uci_score("info depth 9 score mate 3 pv 34-30", 7) == MATE_SCORE
-    assert uci_score("info depth 9 score mate -2", None) == -MATE_SCORE
+    assert uci_score("info depth 9 score mate 3 pv 34-30", 7) == MATE_SCORE - 3
+    assert uci_score("info depth 9 score mate -2", None) == -(MATE_SCORE - 2)
     assert uci_score("info depth 9 score cp x", 7) == 7          # unreadable: the last one stays
     assert uci_score("info string hello", 7) == 7
     assert hub_score('info depth=4 mean-depth=9 score=-0.01 nodes=803 pv="34-30"', None) == -1

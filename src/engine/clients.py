@@ -26,8 +26,8 @@ from .notation import HUB_ALIASES, position_string
 # is still found within a minute.
 HANDSHAKE_TIMEOUT = 60.0
 STDERR_LINES = 20           # the end of an engine's error output, kept to explain a failure
-# A reported forced win or loss, in the scores' unit (1/100 of a man, or of a pawn): beyond any
-# adjudication threshold.
+# A forced win in N moves is reported as MATE_SCORE - N (a loss, its negation), in the scores'
+# unit (1/100 of a man, or of a pawn): beyond any adjudication threshold.
 MATE_SCORE = 100_000
 
 
@@ -323,7 +323,8 @@ def uci_score(line: str, before: int | None) -> int | None:
             if kind == "cp":
                 return number
             if kind == "mate":
-                return MATE_SCORE if number > 0 else -MATE_SCORE
+                moves = min(abs(number), 999)
+                return MATE_SCORE - moves if number > 0 else -(MATE_SCORE - moves)
             return before
     return before
 

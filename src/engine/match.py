@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from . import Board, games
 from .errors import EngineError
-from .clients import EngineClient, EngineFailure, EngineSpec, TimeControl, connect
+from .clients import MATE_SCORE, EngineClient, EngineFailure, EngineSpec, TimeControl, connect
 from .stats import elo_estimate, sprt_bounds, sprt_verdict
 
 __all__ = ["EngineSpec", "EngineFailure", "TimeControl", "parse_time_control", "Adjudication",
@@ -240,6 +240,9 @@ def pdn(record: GameRecord, variant: str, event: str) -> str:
         elif side == first and previous != first:
             words.append(f"{number}.")
         words.append(getattr(board, "san")(move) if spanish else str(move))
+        comment = move_comment(record, i)
+        if comment:
+            words.append(comment)
         board.push(move)
         previous = side
         if side != first and int(board.turn) == first:
@@ -254,6 +257,21 @@ def pdn(record: GameRecord, variant: str, event: str) -> str:
             line = f"{line} {word}" if line else word
     text.append(line)
     return "\n".join(lines) + "\n\n" + "\n".join(text) + "\n\n"
+
+
+def move_comment(record: GameRecord, i: int) -> str:
+    """The comment after a move in the record, as cutechess writes it: the mover's score (in
+    men, or pawns; +M3 for a forced win in 3 moves) and the seconds the move took."""
+    parts = []
+    score = record.scores[i] if i < len(record.scores) else None
+    if score is not None:
+        if abs(score) > MATE_SCORE - 1000:
+            parts.append(f"{'+' if score > 0 else '-'}M{MATE_SCORE - abs(score)}")
+        else:
+            parts.append(f"{score / 100:+.2f}")
+    if i < len(record.times):
+        parts.append(f"{record.times[i]:.2f}s")
+    return "{" + " ".join(parts) + "}" if parts else ""
 
 
 # -- the match ------------------------------------------------------------------------------------
