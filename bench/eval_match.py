@@ -29,7 +29,7 @@ from engine.games import GAMES
 from engine.stats import elo_estimate
 
 
-SWITCHES = ("reductions", "probcut", "early_reductions", "qs_promotions")
+SWITCHES = ("reductions", "probcut", "early_reductions", "qs_promotions", "qs_exchanges")
 
 
 @functools.lru_cache(maxsize=None)

@@ -35,6 +35,7 @@ def test_initialisation(hub):
         "param name=probcut value=true type=bool",
         "param name=early-reductions value=true type=bool",
         "param name=qs-promotions value=false type=bool",
+        "param name=qs-exchanges value=false type=bool",
         "param name=eval-file value=<shipped> type=string",
         "wait",
     ]

@@ -337,6 +337,29 @@ def test_quiescence_crowns_men_when_asked():
         == engine.Engine(16).search(start, depth=7).nodes
 
 
+def test_exchange_offers_are_the_quiet_moves_answered_by_a_recapture():
+    # Black to move. 19-23 is taken by 29x18 and retaken by 12x23 or 13x22; 20-24 by 29x20,
+    # retaken by 14x25 or 15x24. 16-21 can be taken (27x16) but not retaken: a sacrifice.
+    board = engine.Board("international", "B:W27,29,32,33,35,36,37,38,39,40,41,42,43,44,46,47,48,"
+                         "49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,19,20,21")
+    assert sorted(str(m) for m in board._exchange_offers()) == ["19-23", "20-24"]
+    # With a king on the board quiescence offers none (Scan's rule).
+    with_king = engine.Board("international", "B:W27,29,32,33,35,36,37,38,39,40,41,42,43,44,46,"
+                             "47,48,49,K50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,19,20,21")
+    assert with_king._exchange_offers() == []
+
+
+def test_quiescence_offers_exchanges_when_asked():
+    start = engine.Board("international")
+    plain = engine.Engine(16).search(start, depth=6)                      # off by default
+    offers = engine.Engine(16, qs_exchanges=True).search(start, depth=6)
+    assert offers.nodes > plain.nodes and start.is_legal(offers.best_move)
+    # Kings on the board: no offers, the same tree.
+    kings = engine.Board("international", "W:W31,32,33,K45:B18,19,20,K6")
+    assert engine.Engine(16, qs_exchanges=True).search(kings, depth=6).nodes \
+        == engine.Engine(16).search(kings, depth=6).nodes
+
+
 # -- threads --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("variant,fen", [("international", None), ("checkers", None),

@@ -37,6 +37,7 @@ def test_handshake(uci):
         "option name ProbCut type check default true",
         "option name EarlyReductions type check default true",
         "option name QsPromotions type check default false",
+        "option name QsExchanges type check default false",
         "option name EgdbPath type string default <empty>",
         "option name EvalFile type string default <shipped>",
         "uciok",
@@ -159,7 +160,7 @@ ERRORS = [
 def test_search_switches_reach_the_engine(uci):
     for name, attribute in (("Reductions", "reductions"), ("NullMove", "null_move"),
                             ("ProbCut", "probcut"), ("EarlyReductions", "early_reductions"),
-                            ("QsPromotions", "qs_promotions")):
+                            ("QsPromotions", "qs_promotions"), ("QsExchanges", "qs_exchanges")):
         before = getattr(uci.session.engine, attribute)
         assert uci.send(f"setoption name {name} value {str(not before).lower()}") == []
         assert getattr(uci.session.engine, attribute) is (not before)

@@ -284,6 +284,13 @@ cdef class DraughtsBoard(GameBoard):
                         break
         return out
 
+    def _exchange_offers(self) -> list:
+        """The quiet moves quiescence may search as exchange offers (GameOps.generate_exchanges;
+        for tests and analysis)."""
+        cdef int n = _op_generate_exchanges(self.R, &self.pos, <SMove*>self.buf)
+        cdef int i
+        return [_wrap_move(self.spec, &self.buf[i], self.pos.key) for i in range(n)]
+
     cdef tuple _canonical_path(self, const Move* m):
         names = self.spec.square_names
         return min(("x".join([names[b] for b in path]), path) for path in self._paths(m))[1]

@@ -47,6 +47,63 @@ cdef int _op_generate_promotions(const void* ctx, const void* pos, SMove* out) n
     return n
 
 
+cdef inline int offers_exchange(const Rules* R, Bits ours, Bits theirs, Bits man,
+                                int us) noexcept nogil:
+    """Whether our `man` (one square of `ours`, the position after our move) can be taken at
+    once by a man of `theirs`, and every such single jump can be answered by a man of ours
+    taking the taker. A filter, not a proof (the taker may jump on, or be made to capture
+    elsewhere): quiescence plays the exchange out."""
+    cdef Bits empty = R.valid & ~(ours | theirs), taker, land, empty_after
+    cdef int i, j, c, c2, attacked = 0, answered
+    for i in range(R.n_man_cap):
+        c = R.man_cap[us ^ 1][i]
+        taker = step(R, man, R.opposite[c]) & theirs
+        land = step(R, man, c) & empty
+        if not (taker and land):
+            continue
+        attacked = 1
+        # After the jump: our man gone, the taker's square empty, the taker on `land`.
+        empty_after = (empty | man | taker) & ~land
+        answered = 0
+        for j in range(R.n_man_cap):
+            c2 = R.man_cap[us][j]
+            if (step(R, land, R.opposite[c2]) & ours & ~man) and (step(R, land, c2) & empty_after):
+                answered = 1
+                break
+        if not answered:
+            return 0
+    return attacked
+
+
+cdef int _op_generate_exchanges(const void* ctx, const void* pos, SMove* out) noexcept nogil:
+    """With no king on the board, the men's quiet moves that offer a one-for-one exchange
+    (offers_exchange): quiescence may search them after standing pat, as Scan does, since an
+    exchange is as forcing as a capture. Crowning moves are left to generate_promotions."""
+    cdef const Rules* R = <const Rules*>ctx
+    cdef const Pos* p = <const Pos*>pos
+    cdef int us = p.stm, i, d, t, n = 0
+    cdef Bits empty = R.valid & ~(p.pieces[0] | p.pieces[1])
+    cdef Bits men = p.pieces[us], targets, tb, fb
+    cdef Move* moves = <Move*>out
+    if p.kings:
+        return 0
+    for i in range(R.n_man_move):
+        d = R.man_move[us][i]
+        targets = step(R, men, d) & empty & ~R.promo[us]
+        while targets and n < MAX_MOVES:
+            t = bb_lsb(targets)
+            targets &= targets - 1
+            tb = (<Bits>1) << t
+            fb = step(R, tb, R.opposite[d])
+            if offers_exchange(R, p.pieces[us] ^ fb ^ tb, p.pieces[us ^ 1], tb, us):
+                moves[n].frm = <uint8_t>bb_lsb(fb)
+                moves[n].to = <uint8_t>t
+                set_captured(&moves[n], 0)
+                moves[n].promote = 0
+                n += 1
+    return n
+
+
 cdef void _op_make(const void* ctx, void* pos, const SMove* m, void* undo) noexcept nogil:
     make(<Pos*>pos, <const Rules*>ctx, <const Move*>m, <Undo*>undo)
 
@@ -138,6 +195,7 @@ cdef void _fill_ops(int vid, bint selective):
     o.generate_captures = _op_generate_captures
     o.has_quiet_move = _op_has_quiet_move
     o.generate_promotions = _op_generate_promotions
+    o.generate_exchanges = _op_generate_exchanges
     o.make = _op_make
     o.unmake = _op_unmake
     o.key = _op_key

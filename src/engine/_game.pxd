@@ -77,6 +77,9 @@ ctypedef struct GameOps:
     # The quiet moves that crown a man (draughts), which quiescence searches after standing
     # pat when no capture is on; NULL where the game has none worth it.
     int (*generate_promotions)(const void* ctx, const void* pos, SMove* out) noexcept nogil
+    # The quiet moves that offer a one-for-one exchange (draughts, no king on the board), which
+    # quiescence may search after standing pat too; none of them crowns. NULL elsewhere.
+    int (*generate_exchanges)(const void* ctx, const void* pos, SMove* out) noexcept nogil
     void (*make)(const void* ctx, void* pos, const SMove* m, void* undo) noexcept nogil
     void (*unmake)(const void* ctx, void* pos, const SMove* m, const void* undo) noexcept nogil
     u64 (*key)(const void* pos) noexcept nogil

@@ -109,6 +109,7 @@ ctypedef struct Search:
     int in_probcut            # > 0 inside a ProbCut search: no ProbCut there (as in Scan)
     int early_reductions      # early reductions on, where the game asks for them (a switch too)
     int qs_promotions         # quiescence crowns men, where the game lists such moves (a switch)
+    int qs_exchanges          # quiescence offers exchanges, where the game lists them (a switch)
     ProbeFn probe             # endgame tables for this search's game, or NULL
     const void* probe_ctx
     u64 tb_hits
@@ -389,10 +390,14 @@ cdef int qsearch(Search* S, int alpha, int beta, int ply) noexcept nogil:
         if not S.ops.has_quiet_move(S.ctx, S.pos):
             return no_move_score(S, ply, 0)
         best = static_value(S, ply)
-        if best >= beta or not S.qs_promotions or S.ops.generate_promotions == NULL:
+        if best >= beta:
             return best
-        # A quiet node: stand pat, or crown a man (where the game lists such moves).
-        n = S.ops.generate_promotions(S.ctx, S.pos, moves)
+        # A quiet node: stand pat, or play a quiet move that forces the play, where the game
+        # lists such moves and the switches ask: crown a man, offer an exchange.
+        if S.qs_promotions and S.ops.generate_promotions != NULL:
+            n = S.ops.generate_promotions(S.ctx, S.pos, moves)
+        if S.qs_exchanges and S.ops.generate_exchanges != NULL:
+            n += S.ops.generate_exchanges(S.ctx, S.pos, moves + n)
         if n == 0:
             return best
         if best > alpha:
@@ -738,6 +743,7 @@ cdef void prepare_helper(Search* S, Search* H) noexcept nogil:
     H.probcut = S.probcut
     H.early_reductions = S.early_reductions
     H.qs_promotions = S.qs_promotions
+    H.qs_exchanges = S.qs_exchanges
     H.probe = S.probe
     H.probe_ctx = S.probe_ctx
     H.tb_hits = 0
@@ -827,7 +833,8 @@ cdef class Engine:
         self.nthreads = 1
 
     def __init__(self, hash_mb=64, reductions=True, null_move=True, probcut=True,
-                 early_reductions=True, qs_promotions=False, eval_file=None, threads=1):
+                 early_reductions=True, qs_promotions=False, qs_exchanges=False, eval_file=None,
+                 threads=1):
         self._lock = _threading.Lock()
         if eval_file is not None:
             from . import weights
@@ -838,6 +845,7 @@ cdef class Engine:
         self.probcut = probcut
         self.early_reductions = early_reductions
         self.qs_promotions = qs_promotions
+        self.qs_exchanges = qs_exchanges
         self.threads = threads
 
     @property
@@ -893,6 +901,17 @@ cdef class Engine:
     @qs_promotions.setter
     def qs_promotions(self, value):
         self.S.qs_promotions = 1 if value else 0
+
+    @property
+    def qs_exchanges(self) -> bool:
+        """Whether quiescence, at a quiet node with no king on the board, also searches the men's
+        moves that offer a one-for-one exchange (draughts), as Scan does. Off by default; a
+        switch so that matches can test it (docs/measurements.md)."""
+        return bool(self.S.qs_exchanges)
+
+    @qs_exchanges.setter
+    def qs_exchanges(self, value):
+        self.S.qs_exchanges = 1 if value else 0
 
     @property
     def probcut(self) -> bool:

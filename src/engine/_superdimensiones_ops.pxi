@@ -90,6 +90,7 @@ cdef void _fill_ops(int cards):
     o.generate_captures = _op_captures
     o.has_quiet_move = _op_has_quiet
     o.generate_promotions = NULL
+    o.generate_exchanges = NULL
     o.make = _op_make
     o.unmake = _op_unmake
     o.key = _op_key

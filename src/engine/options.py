@@ -103,6 +103,7 @@ OPTIONS = (
     _switch("ProbCut", "probcut", "probcut"),
     _switch("EarlyReductions", "early-reductions", "early_reductions"),
     _switch("QsPromotions", "qs-promotions", "qs_promotions"),
+    _switch("QsExchanges", "qs-exchanges", "qs_exchanges"),
     Option("EgdbPath", None, "string", lambda s: s.egdb_path, lambda s, v: s.set_egdb_path(v)),
     # set_eval_file stops the search itself.
     Option("EvalFile", "eval-file", "string", lambda s: "<shipped>",
