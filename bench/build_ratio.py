@@ -2,13 +2,15 @@
 bulk) on the positions of the speed issue and the fixed search benchmark, each build run in turn
 in its own process, best of --repeat.
 
-    python bench/build_ratio.py --before OTHER/src [--repeat 3] [--every-game]
+    python bench/build_ratio.py --before OTHER/src [--repeat 3] [--every-game] [--search]
 
 OTHER/src is the `src` folder of another checkout with its native modules built (for example a
 `git worktree` of the previous commit, built with `python setup.py build_ext --inplace`). Prints
 leaves (or nodes) per second for both and the ratio, this build over the other; the counts must
 agree, or the script stops. --every-game adds perft from the start of every game (a change to
-the shared board code or a family's module shows there)."""
+the shared board code or a family's module shows there); --search adds fixed-depth searches of
+three positions of bench/scan_search.py with its 256 MB table, a few seconds each (a change to
+the search's own costs, such as the table or the evaluation, shows there)."""
 
 from __future__ import annotations
 
@@ -30,6 +32,13 @@ CASES = [
     ("checkers start, perft 10", ["perft", "--variant", "checkers", "10"]),
     ("search benchmark (every game)", ["bench"]),
 ]
+OPENING10 = ("W:W25,28,31,32,33,35,36,37,38,39,40,42,43,44,45,46,47,48,49,50:"
+             "B2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,23,24")   # scan_search's opening+10
+SEARCHES = [
+    ("start, search depth 20", ["analyse", "--depth", "20", "--hash", "256"]),
+    ("Woldouby, search depth 31", ["analyse", "--fen", WOLDOUBY, "--depth", "31", "--hash", "256"]),
+    ("start + 10 plies, depth 21", ["analyse", "--fen", OPENING10, "--depth", "21", "--hash", "256"]),
+]
 # Perft from the start of every game, each about a second on a 2-core machine of 2026.
 EVERY_GAME = [(f"{variant} start, perft {depth}", ["perft", "--variant", variant, str(depth)])
               for variant, depth in [
@@ -44,6 +53,9 @@ def run(src: str, args: list) -> tuple[int, float]:
     out = subprocess.run([sys.executable, "-m", "engine", *args], env=env, capture_output=True,
                          text=True, check=True).stdout
     last = out.strip().splitlines()[-1]
+    if args[0] == "analyse":             # the last "info depth ... nodes N nps R ..." line
+        info = [line for line in out.splitlines() if line.startswith("info depth")][-1].split()
+        return int(info[info.index("nodes") + 1]), float(info[info.index("nps") + 1])
     if args[0] == "perft":               # "41022423 leaves in 0.8 s (50.1 M leaves/s)"
         rate = re.search(r"\(([\d.]+) M leaves/s\)", last)
         return int(last.split()[0]), float(rate.group(1)) * 1e6 if rate else 0.0
@@ -58,9 +70,12 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--every-game", action="store_true",
                         help="add perft from the start of every game")
+    parser.add_argument("--search", action="store_true",
+                        help="add fixed-depth searches of three International positions")
     args = parser.parse_args()
     print(f"{'case':32s} {'count':>14s} {'other/s':>10s} {'this/s':>10s} {'ratio':>7s}")
-    for name, command in CASES + (EVERY_GAME if args.every_game else []):
+    for name, command in CASES + (EVERY_GAME if args.every_game else []) \
+            + (SEARCHES if args.search else []):
         best = {"this": 0.0, "other": 0.0}
         counts = set()
         for _ in range(args.repeat):

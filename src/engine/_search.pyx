@@ -833,8 +833,8 @@ cdef class Engine:
         self.nthreads = 1
 
     def __init__(self, hash_mb=64, reductions=True, null_move=True, probcut=True,
-                 early_reductions=True, qs_promotions=False, qs_exchanges=False, eval_file=None,
-                 threads=1):
+                 early_reductions=True, qs_promotions=False, eval_file=None, threads=1,
+                 qs_exchanges=False):
         self._lock = _threading.Lock()
         if eval_file is not None:
             from . import weights
