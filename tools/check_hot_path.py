@@ -25,7 +25,8 @@ DRAUGHTS = ["step", "nearest", "add_capture", "record_capture", "man_captures",
             "_number_sum", "region_index", "man_attacked", "dense_terms", "lone_king_holds",
             "drawish_divisor", "tempo_count", "pattern_eval", "hand_eval",
             "_pow3", "_values_result", "_op_generate", "_op_generate_captures",
-            "_op_generate_promotions",
+            "_op_generate_promotions", "offers_exchange", "_op_generate_exchanges",
+            "save_counters", "count_plies",
             "_op_make", "_op_unmake", "_op_key", "_op_evaluate", "_op_rule_end",
             "_op_draw_result", "has_capture",
             "captured_of", "set_captured", "history_slot", "gather_window"]
@@ -70,7 +71,7 @@ HOT = {
                 "do_move", "undo_move", "is_repetition", "rule_score", "update_pv", "pick_next",
                 "swap_moves", "qsearch", "negamax", "search_root", "node_end_score", "probe_score",
                 "repetition_score", "same_player", "mover", "child", "tt_data", "total_nodes",
-                "prepare_helper", "helper_search"],
+                "prepare_helper", "helper_search", "static_value"],
 }
 ALLOWED = {"__Pyx_RefNannyDeclarations", "__Pyx_RefNannySetupContext", "__Pyx_RefNannyFinishContext"}
 

@@ -6,8 +6,10 @@ make, unmake, key, evaluate, the game's own end rules. It is principal-variation
 iterative deepening and aspiration windows, a transposition table, move ordering by TT move,
 captures, killers and history, late-move reductions of quiet moves, and a quiescence search that
 plays out pending captures (in draughts they are compulsory, so a leaf is never in the middle of an
-exchange). Wins and losses are scored with their distance. Everything below the Python Engine
-class is C-level and runs without the GIL; `Engine.stop()` from another thread ends it at once.
+exchange; its stand-pat values come through a small per-thread cache, since the same leaves
+recur in every iteration). Wins and losses are scored with their distance. Everything below the
+Python Engine class is C-level and runs without the GIL; `Engine.stop()` from another thread
+ends it at once.
 
 Threads: with `threads` > 1, helper searches of the same root run beside the main one in threads
 of their own, each with its own stacks, killers and history, all sharing the transposition table
@@ -905,8 +907,9 @@ cdef class Engine:
     @property
     def qs_exchanges(self) -> bool:
         """Whether quiescence, at a quiet node with no king on the board, also searches the men's
-        moves that offer a one-for-one exchange (draughts), as Scan does. Off by default; a
-        switch so that matches can test it (docs/measurements.md)."""
+        moves that offer a one-for-one exchange (draughts), as Scan does. Off by default: +33
+        Elo in self-play at 100,000 nodes a move, but +0.0 % a game against Scan 2.0 at 0.1 s
+        (docs/measurements.md); a switch so that matches can test it."""
         return bool(self.S.qs_exchanges)
 
     @qs_exchanges.setter
