@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from engine.clients import MATE_SCORE, hub_score, uci_score
+from engine.clients import MATE_SCORE, read_hub_score, read_uci_score
 from engine.match import (Adjudication, EngineSpec, Match, TimeControl, default_engine_command,
                           parse_time_control, pdn, summary)
 from engine.stats import elo_estimate
@@ -269,15 +269,15 @@ def test_moves_without_scores_are_never_adjudicated_by_score():
 
 
 def test_scores_are_read_from_both_protocols():
-    assert uci_score("info depth 3 seldepth 9 score cp -12 nodes 5 pv 34-30", None) == -12
-    assert uci_score("info depth 9 score mate 3 pv 34-30", 7) == MATE_SCORE - 3
-    assert uci_score("info depth 9 score mate -2", None) == -(MATE_SCORE - 2)
-    assert uci_score("info depth 9 score cp x", 7) == 7          # unreadable: the last one stays
-    assert uci_score("info string hello", 7) == 7
-    assert hub_score('info depth=4 mean-depth=9 score=-0.01 nodes=803 pv="34-30"', None) == -1
-    assert hub_score("info depth=20 score=99.97", None) == 9997  # Hub's forced win
-    assert hub_score("info depth=4 score=nan", 5) == 5
-    assert hub_score("info depth=4 score=abc", 5) == 5
+    assert read_uci_score("info depth 3 seldepth 9 score cp -12 nodes 5 pv 34-30", None) == -12
+    assert read_uci_score("info depth 9 score mate 3 pv 34-30", 7) == MATE_SCORE - 3
+    assert read_uci_score("info depth 9 score mate -2", None) == -(MATE_SCORE - 2)
+    assert read_uci_score("info depth 9 score cp x", 7) == 7          # unreadable: the last one stays
+    assert read_uci_score("info string hello", 7) == 7
+    assert read_hub_score('info depth=4 mean-depth=9 score=-0.01 nodes=803 pv="34-30"', None) == -1
+    assert read_hub_score("info depth=20 score=99.97", None) == 9997  # Hub's forced win
+    assert read_hub_score("info depth=4 score=nan", 5) == 5
+    assert read_hub_score("info depth=4 score=abc", 5) == 5
 
 
 @pytest.mark.parametrize("rules", [dict(max_plies=0), dict(draw=(0, 0, 10)), dict(draw=(0, 1, -1)),

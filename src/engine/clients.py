@@ -253,7 +253,7 @@ class UciClient(EngineClient):
 
         def answer(line: str) -> bool:
             if line.startswith("info"):
-                self.score = uci_score(line, self.score)
+                self.score = read_uci_score(line, self.score)
             return line.startswith("bestmove")
         line, used = self.ask(command, answer, allowed)
         parts = line.split()
@@ -301,7 +301,7 @@ class HubClient(EngineClient):
 
         def answer(line: str) -> bool:
             if line.startswith("info"):
-                self.score = hub_score(line, self.score)
+                self.score = read_hub_score(line, self.score)
             return line.startswith("done")
         line, used = self.ask("go think", answer, allowed)
         for word in line.split()[1:]:
@@ -310,7 +310,7 @@ class HubClient(EngineClient):
         raise EngineFailure(f"malformed answer {line!r}")
 
 
-def uci_score(line: str, before: int | None) -> int | None:
+def read_uci_score(line: str, before: int | None) -> int | None:
     """The score of a UCI `info` line (`score cp N`, `score mate N`), else `before`."""
     words = line.split()
     for i, word in enumerate(words[:-2]):
@@ -329,7 +329,7 @@ def uci_score(line: str, before: int | None) -> int | None:
     return before
 
 
-def hub_score(line: str, before: int | None) -> int | None:
+def read_hub_score(line: str, before: int | None) -> int | None:
     """The score of a Hub `info` line (`score=0.35`, in men), in 1/100 of a man, else `before`.
     A forced end is written 99.xx there; it stays above any threshold."""
     for word in line.split()[1:]:
