@@ -954,6 +954,19 @@ cdef int rule_draw(const Pos* p, const Rules* R) noexcept nogil:
     """The rule that ends the game here, or END_NONE: END_LONE_PIECE is a loss for the side to
     move, every other code a draw. Repetition is checked by whoever keeps the history of keys;
     having no pieces or no move is checked before this."""
+    if p.kings == 0 and not R.turkish_endings:
+        # No king on the board (most positions of a search): every rule but the move counters
+        # and Turkish endings needs one. Kept small so that the search's call inlines it.
+        if R.king_moves_limit and p.reversible >= R.king_moves_limit:
+            return END_KING_MOVES
+        if R.capture_limit and p.since_capture >= R.capture_limit:
+            return END_CAPTURE_LIMIT
+        return END_SAQUE if p.special >= 64 else END_NONE
+    return rule_draw_full(p, R)
+
+
+cdef int rule_draw_full(const Pos* p, const Rules* R) noexcept nogil:
+    """rule_draw for any position."""
     cdef int s, nk, total, mine, theirs, kings_only
     cdef Move buf[MAX_MOVES]
     cdef Gen g
