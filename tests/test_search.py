@@ -314,9 +314,10 @@ def test_probcut_and_early_reductions_act_only_where_the_game_asks():
     # Superajedrez and Dipole do not ask for them: the same tree.
     for variant in ("superajedrez", "dipole"):
         assert nodes(variant, qs_promotions=True) == nodes(variant, **off)
-    # Nor does Turkish (its row's selective_search), where they lose; Gothic, the other 8x8
-    # orthogonal game, does.
+    # Nor do Turkish and breakthrough (their rows' selective_search), where they lose; Gothic,
+    # the other 8x8 orthogonal game, does, and so does breakthrough's parent, International.
     assert nodes("turkish") == nodes("turkish", **off)
+    assert nodes("breakthrough") == nodes("breakthrough", **off)
     assert nodes("gothic-checkers") != nodes("gothic-checkers", **off)
 
 

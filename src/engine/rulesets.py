@@ -254,7 +254,8 @@ _register(replace(
 _register(replace(
     _INTERNATIONAL, name="breakthrough",
     title="Breakthrough draughts (International rules; the first king wins)", king_moves_limit=0,
-    fmjd_endgames=False, win_rule=FIRST_KING, has_tables=False))
+    fmjd_endgames=False, win_rule=FIRST_KING, has_tables=False,
+    selective_search=False))          # ProbCut and early reductions lose here (measurements.md)
 # Frisian: men and kings capture along the files and ranks too (over the next square of their
 # colour: two squares along a line), the highest value first, a king limited to three quiet moves
 # in a row while its side has men. Frysk! is Frisian with five men each on the back row.
