@@ -132,8 +132,11 @@ def main() -> None:
             scan_nps = nodes / max(seconds, 1e-9)
             our_nps = ours.nodes / max(ours.time, 1e-9)
             ratios.append(our_nps / scan_nps)
+            # A proven result ends this engine's search early, and its depth with it.
+            note = (f"  (ours proved a {'win' if ours.mate > 0 else 'loss'} in {abs(ours.mate)} moves "
+                    f"and stopped after {ours.time:.1f} s)" if ours.mate is not None else "")
             print(f"{name:12s} {depth:10d} {ours.depth:5d} {ours.depth - depth:+5d} "
-                  f"{scan_nps / 1e6:9.2f} {our_nps / 1e6:9.2f} {our_nps / scan_nps:5.2f}x",
+                  f"{scan_nps / 1e6:9.2f} {our_nps / 1e6:9.2f} {our_nps / scan_nps:5.2f}x{note}",
                   flush=True)
     finally:
         scan.close()
