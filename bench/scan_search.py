@@ -11,7 +11,8 @@ line before `move` gives its depth, nodes and time. Scan's opening book is switc
 2-4 piece bitbases stay on (its default), and this engine uses no endgame tables unless the
 caller set them up. The depths are nominal: the two searches extend and reduce differently,
 so a ply of one is not a ply of the other; nodes per second are like for like (both count
-every position they visit, quiescence included).
+every position they visit, quiescence included). This engine stops once it has proved a win or
+a loss, and its line then says so (Scan goes on to a nominal depth).
 """
 
 from __future__ import annotations
@@ -133,8 +134,10 @@ def main() -> None:
             our_nps = ours.nodes / max(ours.time, 1e-9)
             ratios.append(our_nps / scan_nps)
             # A proven result ends this engine's search early, and its depth with it.
-            note = (f"  (ours proved a {'win' if ours.mate > 0 else 'loss'} in {abs(ours.mate)} moves "
-                    f"and stopped after {ours.time:.1f} s)" if ours.mate is not None else "")
+            note = ""
+            if ours.mate is not None:
+                note = (f"  (ours proved a {'win' if ours.mate > 0 else 'loss'} in "
+                        f"{abs(ours.mate)} moves and stopped after {ours.time:.1f} s)")
             print(f"{name:12s} {depth:10d} {ours.depth:5d} {ours.depth - depth:+5d} "
                   f"{scan_nps / 1e6:9.2f} {our_nps / 1e6:9.2f} {our_nps / scan_nps:5.2f}x{note}",
                   flush=True)
