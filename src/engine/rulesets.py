@@ -109,8 +109,8 @@ class DraughtsVariant:
     has_tables: bool = True           # endgame tables (which assume that no move loses)
     # Scan's selectivity in the search (ProbCut and early reductions, Engine switches on by
     # default): kept where self-play shows it gains or does not lose, off where it loses
-    # (docs/measurements.md: International, checkers, Russian, Italian, Brazilian gain; Spanish,
-    # Gothic, Chapinas do not lose; Turkish loses).
+    # (docs/measurements.md: International, checkers, Russian, Italian, Brazilian, Thai gain; the
+    # other rows do not lose; Turkish and breakthrough lose).
     selective_search: bool = True
 
     def __post_init__(self) -> None:
