@@ -272,7 +272,7 @@ def test_scores_are_read_from_both_protocols():
     assert read_uci_score("info depth 3 seldepth 9 score cp -12 nodes 5 pv 34-30", None) == -12
     assert read_uci_score("info depth 9 score mate 3 pv 34-30", 7) == MATE_SCORE - 3
     assert read_uci_score("info depth 9 score mate -2", None) == -(MATE_SCORE - 2)
-    assert read_uci_score("info depth 9 score cp x", 7) == 7          # unreadable: the last one stays
+    assert read_uci_score("info depth 9 score cp x", 7) == 7   # unreadable: the last one stays
     assert read_uci_score("info string hello", 7) == 7
     assert read_hub_score('info depth=4 mean-depth=9 score=-0.01 nodes=803 pv="34-30"', None) == -1
     assert read_hub_score("info depth=20 score=99.97", None) == 9997  # Hub's forced win

@@ -950,24 +950,34 @@ cdef u64 compute_key(const Pos* p, const Rules* R) noexcept nogil:
     return key
 
 
+cdef inline int counter_rule(const Pos* p, const Rules* R) noexcept nogil:
+    """The move-count limits: END_KING_MOVES, END_CAPTURE_LIMIT or END_NONE."""
+    if R.king_moves_limit and p.reversible >= R.king_moves_limit:
+        return END_KING_MOVES
+    if R.capture_limit and p.since_capture >= R.capture_limit:
+        return END_CAPTURE_LIMIT
+    return END_NONE
+
+
 cdef int rule_draw(const Pos* p, const Rules* R) noexcept nogil:
     """The rule that ends the game here, or END_NONE: END_LONE_PIECE is a loss for the side to
     move, every other code a draw. Repetition is checked by whoever keeps the history of keys;
     having no pieces or no move is checked before this."""
+    cdef int code
     if p.kings == 0 and not R.turkish_endings:
-        # No king on the board (most positions of a search): every rule but the move counters
-        # and Turkish endings needs one. Kept small so that the search's call inlines it.
-        if R.king_moves_limit and p.reversible >= R.king_moves_limit:
-            return END_KING_MOVES
-        if R.capture_limit and p.since_capture >= R.capture_limit:
-            return END_CAPTURE_LIMIT
-        return END_SAQUE if p.special >= 64 else END_NONE
+        # No king on the board (most positions of a search): every rule but the move counters,
+        # Saque de peon's and Turkish endings needs one. Kept small so that the search's call
+        # inlines it.
+        code = counter_rule(p, R)
+        if code == END_NONE and p.special >= 64:
+            return END_SAQUE
+        return code
     return rule_draw_full(p, R)
 
 
 cdef int rule_draw_full(const Pos* p, const Rules* R) noexcept nogil:
     """rule_draw for any position."""
-    cdef int s, nk, total, mine, theirs, kings_only
+    cdef int s, nk, total, mine, theirs, kings_only, code
     cdef Move buf[MAX_MOVES]
     cdef Gen g
     if R.win_rule == WIN_FIRST_KING and (p.pieces[p.stm ^ 1] & p.kings):
@@ -986,10 +996,9 @@ cdef int rule_draw_full(const Pos* p, const Rules* R) noexcept nogil:
         if R.frisian_endings and (mine == 1 and theirs == 2 or mine == 2 and theirs == 1) \
                 and p.since_material >= 14:
             return END_SEVEN_MOVES
-    if R.king_moves_limit and p.reversible >= R.king_moves_limit:
-        return END_KING_MOVES
-    if R.capture_limit and p.since_capture >= R.capture_limit:
-        return END_CAPTURE_LIMIT
+    code = counter_rule(p, R)
+    if code != END_NONE:
+        return code
     if R.fmjd_endgames:
         for s in range(2):
             if bb_popcount(p.pieces[s ^ 1]) == 1 and (p.pieces[s ^ 1] & p.kings):
