@@ -7,8 +7,12 @@ nodes per second when it probes each kind.
 DIR holds raw tables (``egdb build``); DIR2 (default: a copy of DIR made and compressed here)
 holds the same slices compressed. The search runs from random positions with one or two pieces
 more than the tables hold (so that nearly every capture lands in them), alternating raw and
-compressed position by position, the same time each; the figure is the ratio of the total nodes
-per second, compressed to raw, with the table hits per second of each.
+compressed position by position, the same time each; the figures are the ratio of the total
+nodes per second, compressed to raw, with the table hits per second of each, and the geometric
+mean of the positions' own ratios with its 95 % interval (one run's total moves by several per
+cent with the positions drawn), over every position and over those where neither search proved
+the result and stopped early. ``--packed DIR`` (the raw tables again) is the control: raw
+against raw, which should read 1.0.
 
 With ``--moves 1`` every search starts from a position unrelated to the one before: nearly every
 block of the compressed tables it reads is inflated for the first time (the cold case). With
@@ -86,23 +90,33 @@ def main() -> None:
 
     boards = positions(args.variant, raw.pieces, args.positions, args.seed)
     totals = {"raw": [0, 0, 0.0], "compressed": [0, 0, 0.0]}
+    log_ratios = []                 # per position: log(compressed nodes/s / raw nodes/s)
+    both_full = []                  # ... and whether both searches ran their whole time
     searcher = engine.Engine(hash_mb=64)
     for start_board in boards:
+        speed, full = {}, {}
         for name, tables in (("raw", raw), ("compressed", packed)):
             searcher.tablebases = tables
             searcher.new_game()
             board = start_board.copy()
+            nodes, seconds = 0, 0.0
             for _ in range(args.moves):
                 start = time.perf_counter()
                 result = searcher.search(board, movetime=args.movetime)
-                totals[name][2] += time.perf_counter() - start
-                totals[name][0] += result.nodes
+                seconds += time.perf_counter() - start
+                nodes += result.nodes
                 totals[name][1] += result.tbhits
                 if result.best_move is None:
                     break
                 board.push(result.best_move)
                 if board.outcome() is not None:
                     break
+            totals[name][0] += nodes
+            totals[name][2] += seconds
+            speed[name] = nodes / seconds
+            full[name] = seconds >= 0.9 * args.movetime * args.moves
+        log_ratios.append(np.log(speed["compressed"] / speed["raw"]))
+        both_full.append(full["raw"] and full["compressed"])
     for name, (nodes, hits, seconds) in totals.items():
         print(f"{name:>10}: {nodes:>12,} nodes {nodes / seconds / 1e6:6.3f} M nodes/s, "
               f"{hits:>11,} table hits {hits / seconds / 1e6:6.3f} M/s")
@@ -113,6 +127,20 @@ def main() -> None:
     played = f", played on for up to {args.moves} moves each" if args.moves > 1 else ""
     print(f"nodes per second, compressed / raw: {ratio:.3f} over {len(boards)} positions of "
           f"{raw.pieces + 1}-{raw.pieces + 2} pieces{played}, {args.movetime} s a search")
+    # The trees differ from position to position (and between raw and compressed, which do not
+    # answer for a position with a capture), so one run's ratio moves by several per cent:
+    # the geometric mean of the positions' ratios with its 95 % interval says what is measured.
+    # A search that proves the result stops early, and its few nodes say little about speed:
+    # the second line keeps the positions where both searches ran their whole time.
+    logs = np.array(log_ratios)
+    for label, chosen in (("every position", logs),
+                          ("both searched their whole time", logs[np.array(both_full, bool)])):
+        if len(chosen) < 2:
+            print(f"{label}: {len(chosen)} positions, no interval")
+            continue
+        half = 1.96 * chosen.std(ddof=1) / np.sqrt(len(chosen))
+        print(f"{label} ({len(chosen)}): geometric mean of the ratios {np.exp(chosen.mean()):.3f}, "
+              f"95% interval [{np.exp(chosen.mean() - half):.3f}, {np.exp(chosen.mean() + half):.3f}]")
 
 
 if __name__ == "__main__":

@@ -61,6 +61,9 @@ ctypedef struct Ctx:
     int all_sq[64]
     int all_dense[64]
     int max_pieces            # the most pieces of a built or loaded slice
+    int static_ends           # the rules end some games whatever the move counters say (the
+                              # first king wins, Turkish and Frisian endings): rule_draw with
+                              # the counters at zero can end a game only then
     uint8_t* vals[MAXP + 1][MAXP + 1][MAXP + 1][MAXP + 1]
     Packed* wdl[MAXP + 1][MAXP + 1][MAXP + 1][MAXP + 1]     # compressed slices
     Packed* dist[MAXP + 1][MAXP + 1][MAXP + 1][MAXP + 1]
@@ -222,11 +225,12 @@ cdef int packed_code(const Ctx* c, const Pos* p, int wm, int wk, int bm, int bk,
     cdef Pos q
     cdef int rule, w, s
     set_pos(&q, p.pieces[0], p.pieces[1], p.kings, p.stm)     # move counters play no part
-    rule = rule_draw(&q, c.R)
-    if rule == END_LONE_PIECE:
-        return 1
-    if rule != END_NONE:
-        return DRAW
+    if c.static_ends:
+        rule = rule_draw(&q, c.R)
+        if rule == END_LONE_PIECE:
+            return 1
+        if rule != END_NONE:
+            return DRAW
     if has_capture(&q, c.R):
         if depth < 0:                          # the search's probe: it searches the capture
             return UNKNOWN
@@ -599,6 +603,7 @@ cdef class DraughtsTableSet(ProbeSource):
         cdef Ctx* c = self.c
         cdef int s, b, n
         c.R = R
+        c.static_ends = R.win_rule == WIN_FIRST_KING or R.turkish_endings or R.frisian_endings
         self.variant = variant
         n = 0
         for b in range(64):

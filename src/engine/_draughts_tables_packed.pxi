@@ -10,9 +10,9 @@
 # block's set chosen by a hash of its slice and number, the least recently read block of a set
 # replaced. Inflating is the whole cost of a compressed probe (7-15 us a block of 8,192 entries,
 # where a cached read takes a few ns), and a search from a 6-7 piece position touches tens of
-# thousands of blocks, so the cache is large and misses mostly blocks never read before: its
-# memory is reserved at once and touched (made resident) only as its slots fill. Each set has a
-# spin lock held only while it is read or filled.
+# thousands of blocks, so the cache is large (64 MB) and misses mostly blocks never read before:
+# like the hash table, its memory is made resident (on huge pages where the system allows)
+# when the tables are loaded. Each set has a spin lock held only while it is read or filled.
 
 from libc.stdint cimport uint32_t, uint64_t
 
@@ -121,7 +121,8 @@ cdef BlockCache* cache_new(int nslots, uint32_t buf_bytes) noexcept nogil:
     sets must be a power of two). Its memory is read at random, as the transposition table's,
     so it comes from the same allocator (huge pages where the system gives them: without, the
     first touch of each 4 KB page of the 64 MB and the TLB misses of the reads cost about 2 %
-    of a search's time); the buffers are left unwritten until a block is inflated into one."""
+    of a search's time), and is written through once here, so that the search does not pay
+    the first touch of each page either (as the hash table is cleared before a search)."""
     cdef BlockCache* cache = <BlockCache*>calloc(1, sizeof(BlockCache))
     if cache == NULL:
         return NULL
@@ -133,6 +134,7 @@ cdef BlockCache* cache_new(int nslots, uint32_t buf_bytes) noexcept nogil:
         cache_free(cache)
         return NULL
     memset(cache.sets, 0, <size_t>cache.nsets * sizeof(CacheSet))
+    memset(cache.bufs, 0, <size_t>cache.nsets * CACHE_WAYS * buf_bytes)
     return cache
 
 
