@@ -139,8 +139,9 @@ def main() -> None:
             print(f"{label}: {len(chosen)} positions, no interval")
             continue
         half = 1.96 * chosen.std(ddof=1) / np.sqrt(len(chosen))
-        print(f"{label} ({len(chosen)}): geometric mean of the ratios {np.exp(chosen.mean()):.3f}, "
-              f"95% interval [{np.exp(chosen.mean() - half):.3f}, {np.exp(chosen.mean() + half):.3f}]")
+        mean = chosen.mean()
+        print(f"{label} ({len(chosen)}): geometric mean of the ratios {np.exp(mean):.3f}, "
+              f"95% interval [{np.exp(mean - half):.3f}, {np.exp(mean + half):.3f}]")
 
 
 if __name__ == "__main__":
