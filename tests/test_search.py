@@ -298,6 +298,7 @@ def test_tables_either_side_of_a_huge_page_search_alike():
     again = resized.search(board, depth=6)
     assert (again.nodes, again.score, again.best_move) == (big.nodes, big.score, big.best_move)
 
+
 def test_probcut_and_early_reductions_act_only_where_the_game_asks():
     def nodes(variant, **switches):
         board = engine.Board(variant)

@@ -1018,6 +1018,13 @@ cdef int rule_draw_full(const Pos* p, const Rules* R) noexcept nogil:
     return END_NONE
 
 
+cdef inline int has_static_ends(const Rules* R) noexcept nogil:
+    """Whether rule_draw_full can end a game whatever the move counters say: the first king's
+    win, Turkish and Frisian endings. Otherwise a position with its counters at zero (as the
+    endgame tables see it) is never ended by a rule."""
+    return R.win_rule == WIN_FIRST_KING or R.turkish_endings or R.frisian_endings
+
+
 # ---------------------------------------------------------------------------------------------
 # Perft
 

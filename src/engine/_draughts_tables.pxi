@@ -61,9 +61,7 @@ ctypedef struct Ctx:
     int all_sq[64]
     int all_dense[64]
     int max_pieces            # the most pieces of a built or loaded slice
-    int static_ends           # the rules end some games whatever the move counters say (the
-                              # first king wins, Turkish and Frisian endings): rule_draw with
-                              # the counters at zero can end a game only then
+    int static_ends           # has_static_ends(R): else rule_draw never ends a table position
     uint8_t* vals[MAXP + 1][MAXP + 1][MAXP + 1][MAXP + 1]
     Packed* wdl[MAXP + 1][MAXP + 1][MAXP + 1][MAXP + 1]     # compressed slices
     Packed* dist[MAXP + 1][MAXP + 1][MAXP + 1][MAXP + 1]
@@ -603,7 +601,7 @@ cdef class DraughtsTableSet(ProbeSource):
         cdef Ctx* c = self.c
         cdef int s, b, n
         c.R = R
-        c.static_ends = R.win_rule == WIN_FIRST_KING or R.turkish_endings or R.frisian_endings
+        c.static_ends = has_static_ends(R)
         self.variant = variant
         n = 0
         for b in range(64):
