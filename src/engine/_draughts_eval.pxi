@@ -39,6 +39,9 @@ cdef void _fill_eval_tables(Rules* R, spec) except *:
             dist = r if side == 0 else size - 1 - r
             R.rank_mask[side][dist] |= (<Bits>1) << b
             R.rows_to_go[side][b] = size - 1 - dist
+            for i in range(4):
+                if (size - 1 - dist) >> i & 1:
+                    R.tempo_plane[side][i] |= (<Bits>1) << b
             if 1 <= size - 1 - dist <= 3:
                 R.near_crowning[side] |= (<Bits>1) << b
         if size // 2 - 2 <= f <= size // 2 + 1 and size // 2 - 2 <= r <= size // 2 + 1:
@@ -162,12 +165,12 @@ cdef inline int drawish_divisor(const Pos* p, long value) noexcept nogil:
 cdef inline int tempo_count(const Rules* R, const Pos* p) noexcept nogil:
     """The rows that the men of both sides still have to go to be crowned (Scan's "pip"): the
     learned evaluation's phase when its file asks for it. Kings count nothing."""
-    cdef int s, d, total = 0
+    cdef int s, k, total = 0
     cdef Bits men
     for s in range(2):
         men = p.pieces[s] & ~p.kings
-        for d in range(R.ranks - 1):
-            total += (R.ranks - 1 - d) * bb_popcount(men & R.rank_mask[s][d])
+        for k in range(4):
+            total += bb_popcount(men & R.tempo_plane[s][k]) << k
     return total
 
 
@@ -176,7 +179,7 @@ cdef int pattern_eval(const Rules* R, const Pos* p) noexcept nogil:
     cdef Bits wmen = p.pieces[0] & ~p.kings, bmen = p.pieces[1] & ~p.kings
     cdef const short* w = R.pat_w
     cdef long opening = 0, ending = 0
-    cdef int r, j, i, b, sign, phase, start = R.pat_phase_start
+    cdef int r, j, i, b, d, sign, phase, start = R.pat_phase_start
     cdef int white[N_DENSE]
     cdef int black[N_DENSE]
     cdef u64 mask, magic
@@ -214,8 +217,10 @@ cdef int pattern_eval(const Rules* R, const Pos* p) noexcept nogil:
     white[6] = 1 if p.stm == 0 else 0               # the side-to-move term, White's view
     black[6] = 1 - white[6]
     for i in range(N_DENSE):
-        opening += (white[i] - black[i]) * w[2 * (j + i)]
-        ending += (white[i] - black[i]) * w[2 * (j + i) + 1]
+        d = white[i] - black[i]
+        if d:                                       # most terms are equal for both sides
+            opening += d * w[2 * (j + i)]
+            ending += d * w[2 * (j + i) + 1]
     phase = tempo_count(R, p) if R.pat_phase_tempo else bb_popcount(p.pieces[0] | p.pieces[1])
     if phase > start:
         phase = start

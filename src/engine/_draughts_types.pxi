@@ -111,6 +111,10 @@ ctypedef struct Rules:
     int value_tiebreak
     # Evaluation tables and weights (see evaluation.py).
     Bits rank_mask[2][MAX_RANKS] # squares at each distance from the side's own back row
+    # The rows a man on each square still has to go, in binary: bit k of that count is set on
+    # the squares of tempo_plane[side][k] (11 rows at most: four planes), so that the tempo
+    # count is four bit counts per side rather than one per row.
+    Bits tempo_plane[2][4]
     Bits centre
     Bits wing[2]              # left and right halves of the board
     Bits long_diagonal        # the corner-to-corner diagonals that are playable squares
