@@ -182,10 +182,27 @@ cdef int pattern_eval(const Rules* R, const Pos* p) noexcept nogil:
     cdef int r, j, i, b, d, sign, phase, start = R.pat_phase_start
     cdef int white[N_DENSE]
     cdef int black[N_DENSE]
-    cdef u64 mask, magic
+    cdef u64 mask, magic, gw, gb
     cdef Bits kings
     cdef const unsigned short* tab
-    for r in range(R.pat_n):
+    if R.pat_shared:
+        for r in range(R.pat_n):
+            # Two bytes, White's and Black's men on the region's squares, serve White's view of
+            # this region and Black's view of its partner (_pair_views).
+            mask = R.pat_mask[r][0]
+            magic = R.pat_magic[r][0]
+            gw = ((gather_window(wmen, R.pat_shift[r][0]) & mask) * magic) >> 56
+            gb = ((gather_window(bmen, R.pat_shift[r][0]) & mask) * magic) >> 56
+            tab = R.pat_tab[r][0]
+            j = R.pat_offset[r] + tab[gw] + 2 * tab[gb]
+            opening += w[2 * j]
+            ending += w[2 * j + 1]
+            i = R.pat_partner[r]
+            tab = R.pat_tab[i][1]
+            j = R.pat_offset[i] + tab[gb] + 2 * tab[gw]
+            opening -= w[2 * j]
+            ending -= w[2 * j + 1]
+    for r in range(0 if R.pat_shared else R.pat_n):
         # region_index(R.pat_sq[r], ..., wmen, bmen), gathered by the magic (see Rules)
         mask = R.pat_mask[r][0]
         magic = R.pat_magic[r][0]
@@ -357,6 +374,7 @@ def _set_patterns(int vid, list regions, list rotated, list king_rows, int n_kin
             if not _fill_gather(shifted, R.pat_len[r], &R.pat_mask[r][v],
                                 &R.pat_magic[r][v], R.pat_tab[r][v]):
                 raise ValueError(f"region {r}: no magic number gathers its squares")
+    _pair_views(R, len(regions))
     R.pat_kings = offset
     for k in range(NBITS):
         R.pat_king_sq[0][k] = king_rows[0][k]
@@ -368,6 +386,36 @@ def _set_patterns(int vid, list regions, list rotated, list king_rows, int n_kin
     _PATTERN_WEIGHTS[vid] = weights
     R.pat_w = &view[0, 0]
     R.pat_n = len(regions)
+
+
+cdef void _pair_views(Rules* R, int nreg) noexcept nogil:
+    """Where Black's view of each region covers the squares of White's view of another (the
+    layouts of patterns.py are closed under the 180-degree turn), pair them and gather that
+    view with its partner's magic number (its table refilled for it): the evaluation then
+    gathers each set of squares once and reads both views from the two bytes (pat_shared)."""
+    cdef int r, q, k
+    cdef int shifted[REGION_SQUARES]
+    cdef bint taken[MAX_REGIONS]
+    R.pat_shared = 0
+    for q in range(nreg):
+        taken[q] = False
+    for r in range(nreg):
+        R.pat_partner[r] = -1
+        for q in range(nreg):
+            if not taken[q] and R.pat_mask[q][1] == R.pat_mask[r][0] \
+                    and R.pat_shift[q][1] == R.pat_shift[r][0]:
+                taken[q] = True
+                R.pat_partner[r] = q
+                break
+        if R.pat_partner[r] < 0:
+            return
+    for r in range(nreg):
+        q = R.pat_partner[r]
+        for k in range(R.pat_len[q]):
+            shifted[k] = R.pat_rot[q][k] - R.pat_shift[q][1]
+        R.pat_magic[q][1] = R.pat_magic[r][0]
+        _fill_tab(shifted, R.pat_len[q], R.pat_mask[q][1], R.pat_magic[q][1], R.pat_tab[q][1])
+    R.pat_shared = 1
 
 
 def _clear_patterns(int vid):
@@ -443,7 +491,6 @@ cdef bint _fill_gather(const int* squares, int n, u64* mask, u64* magic,
     repeated, or more than 8 of them)."""
     cdef u64 m = 0, s, g, candidate, state = 0x9E3779B97F4A7C15
     cdef int k, tries
-    cdef unsigned short value
     cdef u64 owner[256]
     cdef bint ok
     for k in range(n):
@@ -471,15 +518,29 @@ cdef bint _fill_gather(const int* squares, int n, u64* mask, u64* magic,
             continue
         mask[0] = m
         magic[0] = candidate
-        for g in range(256):
-            value = 0
-            if owner[g] != <u64>-1:
-                for k in range(n):
-                    if (owner[g] >> squares[k]) & 1:
-                        value += <unsigned short>_pow3(k)
-            tab[g] = value
+        _fill_tab(squares, n, m, candidate, tab)
         return True
     return False
+
+
+cdef void _fill_tab(const int* squares, int n, u64 m, u64 magic,
+                    unsigned short* tab) noexcept nogil:
+    """For every subset of the squares (mask m), tab[top byte of subset * magic] = its base-3
+    weight in the order of `squares` (sum of 3^k over its squares k); 0 at the other bytes."""
+    cdef u64 s = 0
+    cdef int k, g
+    cdef unsigned short value
+    for g in range(256):
+        tab[g] = 0
+    while True:                       # every subset of m (carry-rippler)
+        value = 0
+        for k in range(n):
+            if (s >> squares[k]) & 1:
+                value += <unsigned short>_pow3(k)
+        tab[(s * magic) >> 56] = value
+        s = (s - m) & m
+        if s == 0:
+            break
 
 
 cdef int _pow3(int k) noexcept nogil:

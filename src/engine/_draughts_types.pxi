@@ -156,6 +156,10 @@ ctypedef struct Rules:
     int pat_shift[MAX_REGIONS][2]             # the region's squares, moved down by this many
                                                # bits, fit one 64-bit word (0 on narrow boards)
     unsigned short pat_tab[MAX_REGIONS][2][256]
+    # Black's view of region pat_partner[r] covers White's view of r, and is gathered by r's
+    # magic: one gather of the men serves both (set by _pair_views when every region has one).
+    int pat_partner[MAX_REGIONS]
+    int pat_shared
 
 ctypedef struct Pos:
     Bits pieces[2]            # [0] White, [1] Black
