@@ -252,6 +252,40 @@ def test_a_layout_not_closed_under_the_turn_evaluates_the_same(variant):
     assert len(set(paired)) > 10                     # the weights do move the values
 
 
+@pytest.mark.parametrize("variant", ["international", "turkish", "canadian"])
+def test_regions_share_gather_tables_only_where_their_squares_lie_alike(variant):
+    """The regions of a layout are translated windows: all White's views share one gather table
+    and all Black's views another. With each region's squares listed in an order of its own
+    (its weights permuted to match), no two regions lie alike, each view gets its own table,
+    and the values are those of the shared tables."""
+    own, turned = patterns.regions(variant)
+    n = patterns.region_rows(variant)
+    table = np.rint(random_weights(variant, 6)).astype(np.int16)
+    native = patterns._native(variant)
+    vid = native.draughts_variant_id(variant)
+    args = (list(patterns.king_squares(variant)), patterns.king_rows(variant))
+    boards = [b for b in random_boards(variant, 30, 7) if b.legal_moves()]
+    start = patterns.phase_start(variant, False)
+    native._set_patterns(vid, own, turned, *args, np.ascontiguousarray(table), start, False)
+    assert native._pattern_tables(vid) == 2
+    shared = [b.evaluate() for b in boards]
+    rng = np.random.default_rng(1)
+    digits = np.array([[i // 3 ** k % 3 for k in range(8)] for i in range(3 ** 8)])
+    shuffled, shuffled_turned, permuted = [], [], table.copy()
+    for r in range(len(own)):
+        order = rng.permutation(8)                     # new position k holds old square order[k]
+        shuffled.append([own[r][k] for k in order])
+        shuffled_turned.append([turned[r][k] for k in order])
+        old_index = (digits * 3 ** order).sum(axis=1)  # the same men, indexed the old way
+        permuted[r * 3 ** 8 + np.arange(3 ** 8)] = table[r * 3 ** 8 + old_index]
+    assert len(permuted) > n
+    native._set_patterns(vid, shuffled, shuffled_turned, *args, np.ascontiguousarray(permuted),
+                         start, False)
+    assert native._pattern_tables(vid) == 2 * len(own)
+    assert [b.evaluate() for b in boards] == shared
+    assert len(set(shared)) > 10
+
+
 @pytest.mark.parametrize("variant", ["international", "checkers", "turkish", "canadian"])
 def test_tempo_phase_blends_by_the_rows_the_men_have_to_go(variant, tmp_path):
     """A file that asks for it blends opening and ending values by the men's tempo (Scan's

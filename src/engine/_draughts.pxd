@@ -30,7 +30,7 @@ cdef inline int history_slot(int frm, int to) noexcept nogil:
     return frm * 64 + to
 
 cdef inline u64 gather_window(Bits b, int shift) noexcept nogil:
-    """The word in which the learned evaluation gathers a region (on 64 bits: all of b)."""
-    return b
+    """The 64 bits of b from `shift` up, where the learned evaluation gathers a region."""
+    return b >> shift
 
 include "_draughts_decls.pxi"

@@ -193,12 +193,12 @@ cdef int pattern_eval(const Rules* R, const Pos* p) noexcept nogil:
             magic = R.pat_magic[r][0]
             gw = ((gather_window(wmen, R.pat_shift[r][0]) & mask) * magic) >> 56
             gb = ((gather_window(bmen, R.pat_shift[r][0]) & mask) * magic) >> 56
-            tab = R.pat_tab[r][0]
+            tab = R.pat_tables[R.pat_tab[r][0]]
             j = R.pat_offset[r] + tab[gw] + 2 * tab[gb]
             opening += w[2 * j]
             ending += w[2 * j + 1]
             i = R.pat_partner[r]
-            tab = R.pat_tab[i][1]
+            tab = R.pat_tables[R.pat_tab[i][1]]
             j = R.pat_offset[i] + tab[gb] + 2 * tab[gw]
             opening -= w[2 * j]
             ending -= w[2 * j + 1]
@@ -206,7 +206,7 @@ cdef int pattern_eval(const Rules* R, const Pos* p) noexcept nogil:
         # region_index(R.pat_sq[r], ..., wmen, bmen), gathered by the magic (see Rules)
         mask = R.pat_mask[r][0]
         magic = R.pat_magic[r][0]
-        tab = R.pat_tab[r][0]
+        tab = R.pat_tables[R.pat_tab[r][0]]
         j = R.pat_offset[r] + tab[((gather_window(wmen, R.pat_shift[r][0]) & mask) * magic) >> 56] \
             + 2 * tab[((gather_window(bmen, R.pat_shift[r][0]) & mask) * magic) >> 56]
         opening += w[2 * j]
@@ -214,7 +214,7 @@ cdef int pattern_eval(const Rules* R, const Pos* p) noexcept nogil:
         # region_index(R.pat_rot[r], ..., bmen, wmen): Black's view
         mask = R.pat_mask[r][1]
         magic = R.pat_magic[r][1]
-        tab = R.pat_tab[r][1]
+        tab = R.pat_tables[R.pat_tab[r][1]]
         j = R.pat_offset[r] + tab[((gather_window(bmen, R.pat_shift[r][1]) & mask) * magic) >> 56] \
             + 2 * tab[((gather_window(wmen, R.pat_shift[r][1]) & mask) * magic) >> 56]
         opening -= w[2 * j]
@@ -363,18 +363,18 @@ def _set_patterns(int vid, list regions, list rotated, list king_rows, int n_kin
         R.pat_offset[r] = offset
         offset += _pow3(R.pat_len[r])
         for v, squares in enumerate((regions[r], rotated[r])):
-            # The region is gathered from one 64-bit word of the board: its squares from `shift`
-            # up (on a board of 64 bits or fewer, the whole board).
-            shift = min(squares) if max(squares) >= 64 else 0
+            # The region is gathered from one 64-bit word of the board: its squares from the
+            # lowest one up.
+            shift = min(squares)
             if max(squares) - shift >= 64:
                 raise ValueError(f"region {r}: its squares span more than 64 bits")
             for k in range(R.pat_len[r]):
                 shifted[k] = squares[k] - shift
             R.pat_shift[r][v] = shift
-            if not _fill_gather(shifted, R.pat_len[r], &R.pat_mask[r][v],
-                                &R.pat_magic[r][v], R.pat_tab[r][v]):
+            if not _find_magic(shifted, R.pat_len[r], &R.pat_mask[r][v], &R.pat_magic[r][v]):
                 raise ValueError(f"region {r}: no magic number gathers its squares")
     _pair_views(R, len(regions))
+    _share_tables(R, len(regions))
     R.pat_kings = offset
     for k in range(NBITS):
         R.pat_king_sq[0][k] = king_rows[0][k]
@@ -391,10 +391,9 @@ def _set_patterns(int vid, list regions, list rotated, list king_rows, int n_kin
 cdef void _pair_views(Rules* R, int nreg) noexcept nogil:
     """Where Black's view of each region covers the squares of White's view of another (the
     layouts of patterns.py are closed under the 180-degree turn), pair them and gather that
-    view with its partner's magic number (its table refilled for it): the evaluation then
-    gathers each set of squares once and reads both views from the two bytes (pat_shared)."""
-    cdef int r, q, k
-    cdef int shifted[REGION_SQUARES]
+    view with its partner's magic number: the evaluation then gathers each set of squares once
+    and reads both views from the two bytes (pat_shared)."""
+    cdef int r, q
     cdef bint taken[MAX_REGIONS]
     R.pat_shared = 0
     for q in range(nreg):
@@ -410,12 +409,49 @@ cdef void _pair_views(Rules* R, int nreg) noexcept nogil:
         if R.pat_partner[r] < 0:
             return
     for r in range(nreg):
-        q = R.pat_partner[r]
-        for k in range(R.pat_len[q]):
-            shifted[k] = R.pat_rot[q][k] - R.pat_shift[q][1]
-        R.pat_magic[q][1] = R.pat_magic[r][0]
-        _fill_tab(shifted, R.pat_len[q], R.pat_mask[q][1], R.pat_magic[q][1], R.pat_tab[q][1])
+        R.pat_magic[R.pat_partner[r]][1] = R.pat_magic[r][0]
     R.pat_shared = 1
+
+
+cdef void _share_tables(Rules* R, int nreg) noexcept nogil:
+    """Fill each view's table, one for all views whose squares lie alike from their lowest
+    one, in the same order, gathered by the same magic number (a table depends on nothing
+    else)."""
+    cdef int r, v, q, u, k, ntab = 0
+    cdef int shifted[REGION_SQUARES]
+    cdef bint same
+    for r in range(nreg):
+        for v in range(2):
+            R.pat_tab[r][v] = -1
+            for q in range(r + 1):
+                for u in range(2):
+                    if (q == r and u >= v) or R.pat_tab[r][v] >= 0:
+                        continue
+                    same = R.pat_len[q] == R.pat_len[r] and R.pat_magic[q][u] == R.pat_magic[r][v] \
+                        and R.pat_mask[q][u] == R.pat_mask[r][v]
+                    for k in range(R.pat_len[r] if same else 0):
+                        same = same and _view_square(R, q, u, k) - R.pat_shift[q][u] \
+                            == _view_square(R, r, v, k) - R.pat_shift[r][v]
+                    if same:
+                        R.pat_tab[r][v] = R.pat_tab[q][u]
+            if R.pat_tab[r][v] < 0:
+                for k in range(R.pat_len[r]):
+                    shifted[k] = _view_square(R, r, v, k) - R.pat_shift[r][v]
+                _fill_tab(shifted, R.pat_len[r], R.pat_mask[r][v], R.pat_magic[r][v],
+                          R.pat_tables[ntab])
+                R.pat_tab[r][v] = ntab
+                ntab += 1
+
+
+cdef inline int _view_square(const Rules* R, int r, int v, int k) noexcept nogil:
+    """The k-th square of view v of region r (0: White's, pat_sq; 1: Black's, pat_rot)."""
+    return R.pat_sq[r][k] if v == 0 else R.pat_rot[r][k]
+
+
+def _pattern_tables(int vid):
+    """How many gather tables the installed layout of a variant reads (0: none installed)."""
+    cdef const Rules* R = &RULES[vid]
+    return len({R.pat_tab[r][v] for r in range(R.pat_n) for v in range(2)})
 
 
 def _clear_patterns(int vid):
@@ -483,12 +519,10 @@ def _pattern_features(int vid, list regions, list rotated, const u64[:, ::1] whi
     return own_idx, other_idx, dense, pieces
 
 
-cdef bint _fill_gather(const int* squares, int n, u64* mask, u64* magic,
-                       unsigned short* tab) noexcept nogil:
+cdef bint _find_magic(const int* squares, int n, u64* mask, u64* magic) noexcept nogil:
     """Find a magic number that maps every subset of the region's squares to its own value of
-    the top byte of (subset * magic), and fill the table from that byte to the subset's base-3
-    weight (sum of 3^k over its squares k). Deterministic; False if none is found (squares
-    repeated, or more than 8 of them)."""
+    the top byte of (subset * magic). Deterministic (one mask, one magic number); False if
+    none is found (squares repeated, or more than 8 of them)."""
     cdef u64 m = 0, s, g, candidate, state = 0x9E3779B97F4A7C15
     cdef int k, tries
     cdef u64 owner[256]
@@ -518,7 +552,6 @@ cdef bint _fill_gather(const int* squares, int n, u64* mask, u64* magic,
             continue
         mask[0] = m
         magic[0] = candidate
-        _fill_tab(squares, n, m, candidate, tab)
         return True
     return False
 

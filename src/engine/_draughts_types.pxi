@@ -147,15 +147,18 @@ ctypedef struct Rules:
     int pat_phase_start                        # the phase's value at the start (opening)
     int ranks                                  # rows of the board
     const short* pat_w                         # [weights][2]: opening, ending; 1/16 centi-men
-    # A region's index from the bitboards in a few instructions: the men on its squares
-    # (mask) multiplied by a magic number gather into the top byte, which a table turns into
-    # the base-3 index (the sum of 3^k over the region's occupied squares k). [view]: 0 White's
-    # squares (pat_sq), 1 Black's (pat_rot).
+    # A region's index from the bitboards in a few instructions: the men on its squares,
+    # moved down to bit 0 (shift) and masked, multiplied by a magic number gather into the top
+    # byte, which a table turns into the base-3 index (the sum of 3^k over the region's occupied
+    # squares k). [view]: 0 White's squares (pat_sq), 1 Black's (pat_rot). Views whose squares
+    # lie alike from their lowest one (every region of a layout of patterns.py: translated
+    # windows) share a magic number and one table of pat_tables, so the evaluation reads 1 kB
+    # of tables rather than 512 bytes a view (_share_tables).
     u64 pat_mask[MAX_REGIONS][2]
     u64 pat_magic[MAX_REGIONS][2]
-    int pat_shift[MAX_REGIONS][2]             # the region's squares, moved down by this many
-                                               # bits, fit one 64-bit word (0 on narrow boards)
-    unsigned short pat_tab[MAX_REGIONS][2][256]
+    int pat_shift[MAX_REGIONS][2]              # the region's lowest square bit
+    int pat_tab[MAX_REGIONS][2]                # its table: a row of pat_tables
+    unsigned short pat_tables[2 * MAX_REGIONS][256]
     # Black's view of region pat_partner[r] covers White's view of r, and is gathered by r's
     # magic: one gather of the men serves both (set by _pair_views when every region has one).
     int pat_partner[MAX_REGIONS]

@@ -8,6 +8,7 @@ from ._draughts import (
     draughts_perft as draughts_perft,
     draughts_stop_perft as draughts_stop_perft,
     _set_patterns as _set_patterns,
+    _pattern_tables as _pattern_tables,
     _clear_patterns as _clear_patterns,
     _pattern_features as _pattern_features,
 )
