@@ -10,3 +10,4 @@ cdef u64 compute_key(const Pos* p, const Rules* R) noexcept nogil
 cdef int rule_draw(const Pos* p, const Rules* R) noexcept nogil
 cdef u64 perft(Pos* p, const Rules* R, int depth, Move* stack) noexcept nogil
 cdef int evaluate(const Rules* R, const Pos* p) noexcept nogil
+cdef int evaluate_as(const Rules* R, const Pos* p, bint quiet) noexcept nogil

@@ -90,13 +90,15 @@ cdef inline Bits man_attacked(const Rules* R, const Pos* p, int s) noexcept nogi
     return attacked & empty
 
 
-cdef inline void dense_terms(const Rules* R, const Pos* p, int s, int* out) noexcept nogil:
+cdef inline void dense_terms(const Rules* R, const Pos* p, int s, int* out,
+                             bint no_capture=0) noexcept nogil:
     """Side s's whole-board counts, in the order of patterns.DENSE_TERMS (out[6], the side to
     move, is the caller's): men, kings, king mobility, free runners 1/2/3 rows away; balance
     (men on one half of the board less those on the other, unsigned), whether it has a king,
     kings on a long diagonal, whether it could capture if it were to move (a threat: the
-    evaluation is asked about quiet positions, so for the side to move this is 0), and the
-    squares of the king mobility where a man could take the king (Scan's "denied" squares)."""
+    evaluation is asked about quiet positions, so for the side to move this is 0; `no_capture`:
+    the caller knows that side has none), and the squares of the king mobility where a man
+    could take the king (Scan's "denied" squares)."""
     cdef Bits occ = p.pieces[0] | p.pieces[1]
     cdef Bits empty = R.valid & ~occ
     cdef Bits men = p.pieces[s] & ~p.kings, kings = p.pieces[s] & p.kings, kk, runners, reach
@@ -132,7 +134,7 @@ cdef inline void dense_terms(const Rules* R, const Pos* p, int s, int* out) noex
     out[7] = k if k >= 0 else -k
     out[8] = 1 if kings else 0
     out[9] = bb_popcount(kings & R.long_diagonal)
-    out[10] = side_can_capture(p, R, s)
+    out[10] = 0 if no_capture else side_can_capture(p, R, s)
 
 
 cdef inline int lone_king_holds(const Rules* R, const Pos* p) noexcept nogil:
@@ -174,8 +176,9 @@ cdef inline int tempo_count(const Rules* R, const Pos* p) noexcept nogil:
     return total
 
 
-cdef int pattern_eval(const Rules* R, const Pos* p) noexcept nogil:
-    """The learned evaluation for the side to move, in centi-men."""
+cdef int pattern_eval(const Rules* R, const Pos* p, bint quiet) noexcept nogil:
+    """The learned evaluation for the side to move, in centi-men (`quiet`: that side has no
+    capture, so its capture threat is not tested)."""
     cdef Bits wmen = p.pieces[0] & ~p.kings, bmen = p.pieces[1] & ~p.kings
     cdef const short* w = R.pat_w
     cdef long opening = 0, ending = 0
@@ -228,8 +231,8 @@ cdef int pattern_eval(const Rules* R, const Pos* p) noexcept nogil:
             j = R.pat_kings + R.pat_king_sq[r][b]
             opening += sign * w[2 * j]
             ending += sign * w[2 * j + 1]
-    dense_terms(R, p, 0, white)
-    dense_terms(R, p, 1, black)
+    dense_terms(R, p, 0, white, quiet and p.stm == 0)
+    dense_terms(R, p, 1, black, quiet and p.stm == 1)
     j = R.pat_dense
     white[6] = 1 if p.stm == 0 else 0               # the side-to-move term, White's view
     black[6] = 1 - white[6]
@@ -250,6 +253,12 @@ cdef int pattern_eval(const Rules* R, const Pos* p) noexcept nogil:
 
 cdef int evaluate(const Rules* R, const Pos* p) noexcept nogil:
     """Static value for the side to move, in centi-men."""
+    return evaluate_as(R, p, 0)
+
+
+cdef int evaluate_as(const Rules* R, const Pos* p, bint quiet) noexcept nogil:
+    """evaluate; `quiet`: the side to move has no capture (the value is the same, found faster:
+    the search's quiescence knows it at its quiet leaves)."""
     cdef int values = 0
     if R.pat_n:
         if R.numbered and R.w_piece_numbers:
@@ -258,7 +267,7 @@ cdef int evaluate(const Rules* R, const Pos* p) noexcept nogil:
         # (as in the hand-set evaluation).
         if lone_king_holds(R, p):
             return values
-        return pattern_eval(R, p) + values
+        return pattern_eval(R, p, quiet) + values
     return hand_eval(R, p)
 
 

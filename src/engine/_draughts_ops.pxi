@@ -120,6 +120,10 @@ cdef int _op_evaluate(const void* ctx, const void* pos) noexcept nogil:
     return evaluate(<const Rules*>ctx, <const Pos*>pos)
 
 
+cdef int _op_evaluate_quiet(const void* ctx, const void* pos) noexcept nogil:
+    return evaluate_as(<const Rules*>ctx, <const Pos*>pos, 1)
+
+
 cdef int _values_result(const Rules* R, const Pos* p) noexcept nogil:
     """Chapinas: a draw is decided by the sums of piece numbers (RULES.md §2.3)."""
     if not R.value_tiebreak:
@@ -200,6 +204,7 @@ cdef void _fill_ops(int vid, bint selective):
     o.unmake = _op_unmake
     o.key = _op_key
     o.evaluate = _op_evaluate
+    o.evaluate_quiet = _op_evaluate_quiet
     o.rule_end = _op_rule_end
     o.draw_result = _op_draw_result
     # The window in which a position can recur. Where men can step sideways and back, a man's

@@ -84,6 +84,10 @@ ctypedef struct GameOps:
     void (*unmake)(const void* ctx, void* pos, const SMove* m, const void* undo) noexcept nogil
     u64 (*key)(const void* pos) noexcept nogil
     int (*evaluate)(const void* ctx, const void* pos) noexcept nogil   # side to move, centi-men
+    # The same value for a position whose side to move has no capture (quiescence's quiet
+    # leaves), where knowing that saves work (draughts: the capture threat's test for the side
+    # to move); NULL: evaluate.
+    int (*evaluate_quiet)(const void* ctx, const void* pos) noexcept nogil
     # Game-specific end rules (move limits, lone pieces ...): a RULE_* code.
     int (*rule_end)(const void* ctx, const void* pos) noexcept nogil
     # How a repetition or a drawn rule ends for the side to move: RULE_DRAW, or a win/loss

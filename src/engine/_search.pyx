@@ -227,19 +227,23 @@ cdef inline void do_move(Search* S, int ply, const SMove* m) noexcept nogil:
         check_limits(S)
 
 
-cdef inline int static_value(Search* S, int ply) noexcept nogil:
+cdef inline int static_value(Search* S, int ply, int quiet) noexcept nogil:
     """The evaluation of the position at `ply`, through a small cache: quiescence reaches the
     same quiet leaves again in every iteration, and the learned evaluations' weight loads are
     a large share of a node's time. An entry holds the key's high 48 bits and the value; its
     slot, the low bits; a value beyond 16 bits is not kept. The cache only saves time: every
-    value it returns is the one `evaluate` would give (as the bench's signature shows)."""
+    value it returns is the one `evaluate` would give (as the bench's signature shows). `quiet`:
+    the side to move has no capture (GameOps.evaluate_quiet)."""
     cdef u64 key = S.keys[S.root_index + ply]
     cdef u64* slot = &S.eval_cache[key & (EVAL_CACHE_SIZE - 1)]
     cdef u64 entry = slot[0]
     cdef int value
     if entry != 0 and ((entry ^ key) >> 16) == 0:
         return <int>(entry & 0xFFFF) - 32768
-    value = S.ops.evaluate(S.ctx, S.pos)
+    if quiet and S.ops.evaluate_quiet != NULL:
+        value = S.ops.evaluate_quiet(S.ctx, S.pos)
+    else:
+        value = S.ops.evaluate(S.ctx, S.pos)
     if -32768 < value < 32768:
         slot[0] = (key & ~(<u64>0xFFFF)) | <u64>(value + 32768)
     return value
@@ -391,7 +395,7 @@ cdef int qsearch(Search* S, int alpha, int beta, int ply) noexcept nogil:
     if n == 0:
         if not S.ops.has_quiet_move(S.ctx, S.pos):
             return no_move_score(S, ply, 0)
-        best = static_value(S, ply)
+        best = static_value(S, ply, 1)          # not in check, and no capture: quiet
         if best >= beta:
             return best
         # A quiet node: stand pat, or play a quiet move that forces the play, where the game
@@ -407,7 +411,7 @@ cdef int qsearch(Search* S, int alpha, int beta, int ply) noexcept nogil:
     elif S.ops.captures_forced or checked:
         best = -INF               # the capture must be played: no standing pat
     else:
-        best = static_value(S, ply)
+        best = static_value(S, ply, 0)
         if best >= beta:
             return best
         if best > alpha:
@@ -485,7 +489,7 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
     # not in check, not twice in a row, not near mate scores).
     if S.null_move and S.ops.make_null != NULL and not pv_node and not checked and depth >= 3 \
             and not S.nulled[ply] and -MATE_BOUND < beta < MATE_BOUND \
-            and static_value(S, ply) >= beta \
+            and static_value(S, ply, 0) >= beta \
             and S.ops.make_null(S.ctx, S.pos, S.undo[ply]):
         S.keys[S.root_index + ply + 1] = S.ops.key(S.pos)
         S.nodes += 1

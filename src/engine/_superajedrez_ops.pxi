@@ -136,6 +136,7 @@ cdef void _fill_ops():
     o.unmake = _op_unmake
     o.key = _op_key
     o.evaluate = _op_evaluate
+    o.evaluate_quiet = NULL
     o.rule_end = _op_rule_end
     o.draw_result = _op_draw_result
     o.reversible = _op_reversible
