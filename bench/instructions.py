@@ -13,6 +13,8 @@ outside the evaluation; then the ratio of instructions per node (ours / Scan's).
 differ (each program prunes in its own way), so these are costs per node, not per depth.
 Instructions are not time: a cache miss costs no instruction, so a ratio here is a lower bound
 of what the code does, and nodes per second (`scan_search.py`) remain the measure of speed.
+--cache adds callgrind's simulation of the first-level data cache (this machine's sizes) and
+prints its read misses per node, where memory rather than instructions makes the difference.
 
 SCRATCH_DIR is a Scan 2.0 built outside the project by the shared `build-scan2.sh`; without
 --scan2 only this engine is counted. Needs valgrind (Debian: `apt install valgrind`). About 30 s
@@ -33,7 +35,7 @@ from scan_search import positions
 
 from engine.notation import position_string
 
-OUR_EVAL = re.compile(r"_draughts__op_evaluate$")
+OUR_EVAL = re.compile(r"_draughts__op_evaluate(_quiet)?$")
 SCAN_EVAL = re.compile(r"^eval\(Board")
 
 OUR_SEARCH = """
@@ -47,12 +49,15 @@ print("nodes", result.nodes)
 """
 
 
-def callgrind_totals(path: str, eval_pattern: re.Pattern) -> tuple[int, int, int]:
-    """(instructions collected, calls of the evaluation, their inclusive instructions) from a
-    callgrind output file: the `summary:` line, and each `calls=` line naming the evaluation
-    followed by the line of that call's inclusive cost."""
+def callgrind_totals(path: str, eval_pattern: re.Pattern) -> tuple[int, int, int, int]:
+    """(instructions collected, calls of the evaluation, their inclusive instructions, L1 data
+    read misses or -1 when not simulated) from a callgrind output file: the `events:` and
+    `summary:` lines, and each `calls=` line naming the evaluation followed by the line of that
+    call's inclusive cost."""
     names: dict[str, str] = {}
     total = calls = inclusive = 0
+    events: list[str] = []
+    misses = -1
     target = ""
     after_call = False
     with open(path, encoding="utf-8", errors="replace") as f:
@@ -62,8 +67,13 @@ def callgrind_totals(path: str, eval_pattern: re.Pattern) -> tuple[int, int, int
                 if eval_pattern.search(target):
                     inclusive += int(line.split()[1])
                 continue
-            if line.startswith(("summary:", "totals:")):
-                total = int(line.split()[1])
+            if line.startswith("events:"):
+                events = line.split()[1:]
+            elif line.startswith(("summary:", "totals:")):
+                values = [int(v) for v in line.split()[1:]]
+                total = values[0]
+                if "D1mr" in events:
+                    misses = values[events.index("D1mr")]
             elif line.startswith("cfn="):
                 match = re.match(r"cfn=\((\d+)\)(?: (.*))?", line.rstrip("\n"))
                 if match:
@@ -78,14 +88,18 @@ def callgrind_totals(path: str, eval_pattern: re.Pattern) -> tuple[int, int, int
                 after_call = True
                 if eval_pattern.search(target):
                     calls += int(line[6:].split()[0])
-    return total, calls, inclusive
+    return total, calls, inclusive, misses
 
 
-def count_ours(name: str, depth: int, workdir: str) -> tuple[int, str]:
+def valgrind(cache: bool) -> list[str]:
+    return ["valgrind", "--tool=callgrind"] + (["--cache-sim=yes"] if cache else [])
+
+
+def count_ours(name: str, depth: int, workdir: str, cache: bool) -> tuple[int, str]:
     out = os.path.join(workdir, f"ours-{name}.out")
     code = OUR_SEARCH.format(bench=os.path.dirname(os.path.abspath(__file__)), name=name,
                              depth=depth)
-    run = subprocess.run(["valgrind", "--tool=callgrind", "--toggle-collect=*search_root*",
+    run = subprocess.run(valgrind(cache) + ["--toggle-collect=*search_root*",
                           f"--callgrind-out-file={out}", sys.executable, "-c", code],
                          capture_output=True, text=True)
     nodes = [line for line in run.stdout.splitlines() if line.startswith("nodes ")]
@@ -94,7 +108,8 @@ def count_ours(name: str, depth: int, workdir: str) -> tuple[int, str]:
     return int(nodes[-1].split()[1]), out
 
 
-def count_scan(folder: str, board, depth: int, name: str, workdir: str) -> tuple[int, str]:
+def count_scan(folder: str, board, depth: int, name: str, workdir: str,
+               cache: bool) -> tuple[int, str]:
     exe = os.path.join(folder, "scan")
     if not os.access(exe, os.X_OK):
         raise SystemExit(f"no Scan 2.0 at {exe}: build it with build-scan2.sh first")
@@ -102,7 +117,7 @@ def count_scan(folder: str, board, depth: int, name: str, workdir: str) -> tuple
     text = position_string(board)
     lines = ["hub", "set book false", "set tt-size 22", "set threads 1", "init", "new",
              f"pos {text[0].lower()}{text[1:]}", f"depth {depth}", "time 100000000", "go"]
-    proc = subprocess.Popen(["valgrind", "--tool=callgrind", "--toggle-collect=*search_id*",
+    proc = subprocess.Popen(valgrind(cache) + ["--toggle-collect=*search_id*",
                              f"--callgrind-out-file={out}", exe, "hub"], cwd=folder,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, bufsize=1)
@@ -123,12 +138,13 @@ def count_scan(folder: str, board, depth: int, name: str, workdir: str) -> tuple
     return int(last[4]), out
 
 
-def row(program: str, nodes: int, totals: tuple[int, int, int]) -> float:
-    total, calls, inclusive = totals
+def row(program: str, nodes: int, totals: tuple[int, int, int, int]) -> float:
+    total, calls, inclusive, misses = totals
     per_node = total / nodes
     per_eval = f"{inclusive / calls:,.0f}" if calls else "n/a"
+    l1 = f" {misses / nodes:>10.2f}" if misses >= 0 else ""
     print(f"  {program:9s} {nodes:>11,d} {per_node:>10,.0f} {calls / nodes:>10.2f} "
-          f"{per_eval:>10s} {(total - inclusive) / nodes:>10,.0f}", flush=True)
+          f"{per_eval:>10s} {(total - inclusive) / nodes:>10,.0f}{l1}", flush=True)
     return per_node
 
 
@@ -140,6 +156,9 @@ def main() -> None:
     parser.add_argument("--positions", default="start,Woldouby,opening+10",
                         help="comma-separated names from scan_search.py (default "
                              "start,Woldouby,opening+10)")
+    parser.add_argument("--cache", action="store_true",
+                        help="simulate the L1 data cache too and print its read misses per node "
+                             "(about twice as slow)")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt install valgrind)")
@@ -152,14 +171,15 @@ def main() -> None:
         parser.error(f"unknown position(s) {unknown}; known: {', '.join(known)}")
     print(f"depth {args.depth}, one thread, 64 MB hash; instructions inside the search only")
     print(f"  {'program':9s} {'nodes':>11s} {'instr/node':>10s} {'evals/node':>10s} "
-          f"{'instr/eval':>10s} {'other/node':>10s}")
+          f"{'instr/eval':>10s} {'other/node':>10s}" + (f" {'L1 miss/nd':>10s}" if args.cache else ""))
     with tempfile.TemporaryDirectory() as workdir:
         for name in wanted:
             print(name, flush=True)
-            nodes, out = count_ours(name, args.depth, workdir)
+            nodes, out = count_ours(name, args.depth, workdir, args.cache)
             ours = row("ours", nodes, callgrind_totals(out, OUR_EVAL))
             if args.scan2:
-                nodes, out = count_scan(args.scan2, known[name], args.depth, name, workdir)
+                nodes, out = count_scan(args.scan2, known[name], args.depth, name, workdir,
+                                        args.cache)
                 scan = row("Scan 2.0", nodes, callgrind_totals(out, SCAN_EVAL))
                 print(f"  instructions per node, ours / Scan's: {ours / scan:.2f}", flush=True)
 
