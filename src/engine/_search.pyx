@@ -350,11 +350,14 @@ cdef inline void update_pv(Search* S, int ply, const SMove* m) noexcept nogil:
 
 
 cdef inline int pick_next(int* order, int start, int n) noexcept nogil:
-    """Selection step: the index of the best-scored move from start on."""
-    cdef int best = start, i
+    """Selection step: the index of the best-scored move from start on (the first of equals).
+    The running best is kept in registers and chosen without a branch: the comparison
+    depends on the scores and was mispredicted often."""
+    cdef int best = start, i, top = order[start], higher
     for i in range(start + 1, n):
-        if order[i] > order[best]:
-            best = i
+        higher = order[i] > top
+        best = i if higher else best
+        top = order[i] if higher else top
     return best
 
 
@@ -553,7 +556,8 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
     while True:
         if k < n:
             i = k
-            j = pick_next(order, i, n)
+            # The TT move is the only one ordered at 1 << 30: first without a scan.
+            j = tt_move if k == 0 and tt_move < n else pick_next(order, i, n)
             if j != i:
                 swap_moves(moves, order, i, j)
                 hidx = gen_index[i]
