@@ -14,7 +14,9 @@ differ (each program prunes in its own way), so these are costs per node, not pe
 Instructions are not time: a cache miss costs no instruction, so a ratio here is a lower bound
 of what the code does, and nodes per second (`scan_search.py`) remain the measure of speed.
 --cache adds callgrind's simulation of the first-level data cache (this machine's sizes) and
-prints its read misses per node, where memory rather than instructions makes the difference.
+prints its read misses per node, --branches its simulation of branch prediction and the
+conditional branches mispredicted per node: where memory or the pipeline rather than
+instructions make the difference.
 
 SCRATCH_DIR is a Scan 2.0 built outside the project by the shared `build-scan2.sh`; without
 --scan2 only this engine is counted. Needs valgrind (Debian: `apt install valgrind`). About 30 s
@@ -49,15 +51,15 @@ print("nodes", result.nodes)
 """
 
 
-def callgrind_totals(path: str, eval_pattern: re.Pattern) -> tuple[int, int, int, int]:
+def callgrind_totals(path: str, eval_pattern: re.Pattern) -> tuple[int, int, int, int, int]:
     """(instructions collected, calls of the evaluation, their inclusive instructions, L1 data
-    read misses or -1 when not simulated) from a callgrind output file: the `events:` and
-    `summary:` lines, and each `calls=` line naming the evaluation followed by the line of that
-    call's inclusive cost."""
+    read misses, conditional branches mispredicted; -1 for what was not simulated) from a
+    callgrind output file: the `events:` and `summary:` lines, and each `calls=` line naming
+    the evaluation followed by the line of that call's inclusive cost."""
     names: dict[str, str] = {}
     total = calls = inclusive = 0
     events: list[str] = []
-    misses = -1
+    misses = mispredicts = -1
     target = ""
     after_call = False
     with open(path, encoding="utf-8", errors="replace") as f:
@@ -74,6 +76,8 @@ def callgrind_totals(path: str, eval_pattern: re.Pattern) -> tuple[int, int, int
                 total = values[0]
                 if "D1mr" in events:
                     misses = values[events.index("D1mr")]
+                if "Bcm" in events:
+                    mispredicts = values[events.index("Bcm")]
             elif line.startswith("cfn="):
                 match = re.match(r"cfn=\((\d+)\)(?: (.*))?", line.rstrip("\n"))
                 if match:
@@ -88,18 +92,21 @@ def callgrind_totals(path: str, eval_pattern: re.Pattern) -> tuple[int, int, int
                 after_call = True
                 if eval_pattern.search(target):
                     calls += int(line[6:].split()[0])
-    return total, calls, inclusive, misses
+    return total, calls, inclusive, misses, mispredicts
 
 
-def valgrind(cache: bool) -> list[str]:
-    return ["valgrind", "--tool=callgrind"] + (["--cache-sim=yes"] if cache else [])
+def valgrind(sim: tuple[bool, bool]) -> list[str]:
+    """callgrind, with the cache and branch-prediction simulations asked for."""
+    return (["valgrind", "--tool=callgrind"] + (["--cache-sim=yes"] if sim[0] else [])
+            + (["--branch-sim=yes"] if sim[1] else []))
 
 
-def count_ours(name: str, depth: int, workdir: str, cache: bool) -> tuple[int, str]:
+def count_ours(name: str, depth: int, workdir: str,
+               sim: tuple[bool, bool]) -> tuple[int, str]:
     out = os.path.join(workdir, f"ours-{name}.out")
     code = OUR_SEARCH.format(bench=os.path.dirname(os.path.abspath(__file__)), name=name,
                              depth=depth)
-    run = subprocess.run(valgrind(cache) + ["--toggle-collect=*search_root*",
+    run = subprocess.run(valgrind(sim) + ["--toggle-collect=*search_root*",
                           f"--callgrind-out-file={out}", sys.executable, "-c", code],
                          capture_output=True, text=True)
     nodes = [line for line in run.stdout.splitlines() if line.startswith("nodes ")]
@@ -109,7 +116,7 @@ def count_ours(name: str, depth: int, workdir: str, cache: bool) -> tuple[int, s
 
 
 def count_scan(folder: str, board, depth: int, name: str, workdir: str,
-               cache: bool) -> tuple[int, str]:
+               sim: tuple[bool, bool]) -> tuple[int, str]:
     exe = os.path.join(folder, "scan")
     if not os.access(exe, os.X_OK):
         raise SystemExit(f"no Scan 2.0 at {exe}: build it with build-scan2.sh first")
@@ -117,7 +124,7 @@ def count_scan(folder: str, board, depth: int, name: str, workdir: str,
     text = position_string(board)
     lines = ["hub", "set book false", "set tt-size 22", "set threads 1", "init", "new",
              f"pos {text[0].lower()}{text[1:]}", f"depth {depth}", "time 100000000", "go"]
-    proc = subprocess.Popen(valgrind(cache) + ["--toggle-collect=*search_id*",
+    proc = subprocess.Popen(valgrind(sim) + ["--toggle-collect=*search_id*",
                              f"--callgrind-out-file={out}", exe, "hub"], cwd=folder,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, bufsize=1)
@@ -138,13 +145,13 @@ def count_scan(folder: str, board, depth: int, name: str, workdir: str,
     return int(last[4]), out
 
 
-def row(program: str, nodes: int, totals: tuple[int, int, int, int]) -> float:
-    total, calls, inclusive, misses = totals
+def row(program: str, nodes: int, totals: tuple[int, int, int, int, int]) -> float:
+    total, calls, inclusive, misses, mispredicts = totals
     per_node = total / nodes
     per_eval = f"{inclusive / calls:,.0f}" if calls else "n/a"
-    l1 = f" {misses / nodes:>10.2f}" if misses >= 0 else ""
+    extra = "".join(f" {count / nodes:>10.2f}" for count in (misses, mispredicts) if count >= 0)
     print(f"  {program:9s} {nodes:>11,d} {per_node:>10,.0f} {calls / nodes:>10.2f} "
-          f"{per_eval:>10s} {(total - inclusive) / nodes:>10,.0f}{l1}", flush=True)
+          f"{per_eval:>10s} {(total - inclusive) / nodes:>10,.0f}{extra}", flush=True)
     return per_node
 
 
@@ -159,6 +166,9 @@ def main() -> None:
     parser.add_argument("--cache", action="store_true",
                         help="simulate the L1 data cache too and print its read misses per node "
                              "(about twice as slow)")
+    parser.add_argument("--branches", action="store_true",
+                        help="simulate branch prediction too and print the conditional branches "
+                             "mispredicted per node")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt install valgrind)")
@@ -171,15 +181,17 @@ def main() -> None:
         parser.error(f"unknown position(s) {unknown}; known: {', '.join(known)}")
     print(f"depth {args.depth}, one thread, 64 MB hash; instructions inside the search only")
     print(f"  {'program':9s} {'nodes':>11s} {'instr/node':>10s} {'evals/node':>10s} "
-          f"{'instr/eval':>10s} {'other/node':>10s}" + (f" {'L1 miss/nd':>10s}" if args.cache else ""))
+          f"{'instr/eval':>10s} {'other/node':>10s}"
+          + (f" {'L1 miss/nd':>10s}" if args.cache else "")
+          + (f" {'mispr/node':>10s}" if args.branches else ""))
+    sim = (args.cache, args.branches)
     with tempfile.TemporaryDirectory() as workdir:
         for name in wanted:
             print(name, flush=True)
-            nodes, out = count_ours(name, args.depth, workdir, args.cache)
+            nodes, out = count_ours(name, args.depth, workdir, sim)
             ours = row("ours", nodes, callgrind_totals(out, OUR_EVAL))
             if args.scan2:
-                nodes, out = count_scan(args.scan2, known[name], args.depth, name, workdir,
-                                        args.cache)
+                nodes, out = count_scan(args.scan2, known[name], args.depth, name, workdir, sim)
                 scan = row("Scan 2.0", nodes, callgrind_totals(out, SCAN_EVAL))
                 print(f"  instructions per node, ours / Scan's: {ours / scan:.2f}", flush=True)
 
