@@ -364,6 +364,7 @@ def _set_patterns(int vid, list regions, list rotated, list king_rows, int n_kin
         raise ValueError("the phase at the start must be 1 or more")
     R.pat_n = 0                       # nothing reads a half-written layout
     offset = 0
+    magics = {}                       # (mask of a view's shifted squares, squares) -> magic
     for r in range(len(regions)):
         R.pat_len[r] = len(regions[r])
         for k in range(R.pat_len[r]):
@@ -380,7 +381,15 @@ def _set_patterns(int vid, list regions, list rotated, list king_rows, int n_kin
             for k in range(R.pat_len[r]):
                 shifted[k] = squares[k] - shift
             R.pat_shift[r][v] = shift
-            if not _find_magic(shifted, R.pat_len[r], &R.pat_mask[r][v], &R.pat_magic[r][v]):
+            mask = 0
+            for b in squares:
+                mask |= 1 << (b - shift)
+            if (mask, len(squares)) in magics:    # the search is deterministic: one per mask
+                R.pat_mask[r][v] = mask
+                R.pat_magic[r][v] = magics[mask, len(squares)]
+            elif _find_magic(shifted, R.pat_len[r], &R.pat_mask[r][v], &R.pat_magic[r][v]):
+                magics[mask, len(squares)] = R.pat_magic[r][v]
+            else:
                 raise ValueError(f"region {r}: no magic number gathers its squares")
     _pair_views(R, len(regions))
     _share_tables(R, len(regions))
