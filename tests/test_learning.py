@@ -228,6 +228,17 @@ def test_evaluation_equals_a_plain_recomputation(variant, tmp_path):
         assert board.evaluate() == int(plain) or (board.evaluate() == 0 and abs(plain) < 1)
 
 
+def install_layout(variant, regions, turned, weights):
+    """Install a layout of regions and its weights for a variant, with the variant's king-square
+    table and the phase by pieces; the native module and the variant's id."""
+    native = patterns._native(variant)
+    vid = native.draughts_variant_id(variant)
+    native._set_patterns(vid, regions, turned, list(patterns.king_squares(variant)),
+                         patterns.king_rows(variant), np.ascontiguousarray(weights),
+                         patterns.phase_start(variant, False), False)
+    return native, vid
+
+
 @pytest.mark.parametrize("variant", ["international", "turkish", "canadian"])
 def test_a_layout_not_closed_under_the_turn_evaluates_the_same(variant):
     """The evaluation gathers each region once for White's view and for Black's view of its
@@ -239,15 +250,10 @@ def test_a_layout_not_closed_under_the_turn_evaluates_the_same(variant):
     n = patterns.region_rows(variant)
     full = np.rint(random_weights(variant, 5)).astype(np.int16)
     full[n - rows:n] = 0
-    partial = np.ascontiguousarray(np.concatenate([full[:n - rows], full[n:]]))
-    native = patterns._native(variant)
-    vid = native.draughts_variant_id(variant)
-    args = (list(patterns.king_squares(variant)), patterns.king_rows(variant))
     boards = [b for b in random_boards(variant, 30, 4) if b.legal_moves()]
-    start = patterns.phase_start(variant, False)
-    native._set_patterns(vid, own, turned, *args, np.ascontiguousarray(full), start, False)
+    install_layout(variant, own, turned, full)
     paired = [b.evaluate() for b in boards]
-    native._set_patterns(vid, own[:-1], turned[:-1], *args, partial, start, False)
+    install_layout(variant, own[:-1], turned[:-1], np.concatenate([full[:n - rows], full[n:]]))
     assert [b.evaluate() for b in boards] == paired
     assert len(set(paired)) > 10                     # the weights do move the values
 
@@ -259,14 +265,9 @@ def test_regions_share_gather_tables_only_where_their_squares_lie_alike(variant)
     (its weights permuted to match), no two regions lie alike, each view gets its own table,
     and the values are those of the shared tables."""
     own, turned = patterns.regions(variant)
-    n = patterns.region_rows(variant)
     table = np.rint(random_weights(variant, 6)).astype(np.int16)
-    native = patterns._native(variant)
-    vid = native.draughts_variant_id(variant)
-    args = (list(patterns.king_squares(variant)), patterns.king_rows(variant))
     boards = [b for b in random_boards(variant, 30, 7) if b.legal_moves()]
-    start = patterns.phase_start(variant, False)
-    native._set_patterns(vid, own, turned, *args, np.ascontiguousarray(table), start, False)
+    native, vid = install_layout(variant, own, turned, table)
     assert native._pattern_tables(vid) == 2
     shared = [b.evaluate() for b in boards]
     rng = np.random.default_rng(1)
@@ -278,9 +279,7 @@ def test_regions_share_gather_tables_only_where_their_squares_lie_alike(variant)
         shuffled_turned.append([turned[r][k] for k in order])
         old_index = (digits * 3 ** order).sum(axis=1)  # the same men, indexed the old way
         permuted[r * 3 ** 8 + np.arange(3 ** 8)] = table[r * 3 ** 8 + old_index]
-    assert len(permuted) > n
-    native._set_patterns(vid, shuffled, shuffled_turned, *args, np.ascontiguousarray(permuted),
-                         start, False)
+    install_layout(variant, shuffled, shuffled_turned, permuted)
     assert native._pattern_tables(vid) == 2 * len(own)
     assert [b.evaluate() for b in boards] == shared
     assert len(set(shared)) > 10
