@@ -432,33 +432,37 @@ cdef void _pair_views(Rules* R, int nreg) noexcept nogil:
 
 
 cdef void _share_tables(Rules* R, int nreg) noexcept nogil:
-    """Fill each view's table, one for all views whose squares lie alike from their lowest
-    one, in the same order, gathered by the same magic number (a table depends on nothing
-    else)."""
-    cdef int r, v, q, u, k, ntab = 0
+    """Fill each view's table, one for all views alike (_views_alike): a table depends on
+    nothing else. View t is view t % 2 of region t // 2."""
+    cdef int t, e, k, ntab = 0
     cdef int shifted[REGION_SQUARES]
-    cdef bint same
-    for r in range(nreg):
-        for v in range(2):
-            R.pat_tab[r][v] = -1
-            for q in range(r + 1):
-                for u in range(2):
-                    if (q == r and u >= v) or R.pat_tab[r][v] >= 0:
-                        continue
-                    same = R.pat_len[q] == R.pat_len[r] and R.pat_magic[q][u] == R.pat_magic[r][v] \
-                        and R.pat_mask[q][u] == R.pat_mask[r][v]
-                    for k in range(R.pat_len[r] if same else 0):
-                        same = same and _view_square(R, q, u, k) - R.pat_shift[q][u] \
-                            == _view_square(R, r, v, k) - R.pat_shift[r][v]
-                    if same:
-                        R.pat_tab[r][v] = R.pat_tab[q][u]
-            if R.pat_tab[r][v] < 0:
-                for k in range(R.pat_len[r]):
-                    shifted[k] = _view_square(R, r, v, k) - R.pat_shift[r][v]
-                _fill_tab(shifted, R.pat_len[r], R.pat_mask[r][v], R.pat_magic[r][v],
-                          R.pat_tables[ntab])
-                R.pat_tab[r][v] = ntab
-                ntab += 1
+    for t in range(2 * nreg):
+        R.pat_tab[t // 2][t % 2] = -1
+        for e in range(t):
+            if _views_alike(R, e // 2, e % 2, t // 2, t % 2):
+                R.pat_tab[t // 2][t % 2] = R.pat_tab[e // 2][e % 2]
+                break
+        if R.pat_tab[t // 2][t % 2] < 0:
+            for k in range(R.pat_len[t // 2]):
+                shifted[k] = _view_square(R, t // 2, t % 2, k) - R.pat_shift[t // 2][t % 2]
+            _fill_tab(shifted, R.pat_len[t // 2], R.pat_mask[t // 2][t % 2],
+                      R.pat_magic[t // 2][t % 2], R.pat_tables[ntab])
+            R.pat_tab[t // 2][t % 2] = ntab
+            ntab += 1
+
+
+cdef bint _views_alike(const Rules* R, int q, int u, int r, int v) noexcept nogil:
+    """Whether view u of region q and view v of region r have the same squares from their
+    lowest one, in the same order, gathered by the same magic number."""
+    cdef int k
+    if R.pat_len[q] != R.pat_len[r] or R.pat_magic[q][u] != R.pat_magic[r][v] \
+            or R.pat_mask[q][u] != R.pat_mask[r][v]:
+        return False
+    for k in range(R.pat_len[r]):
+        if _view_square(R, q, u, k) - R.pat_shift[q][u] \
+                != _view_square(R, r, v, k) - R.pat_shift[r][v]:
+            return False
+    return True
 
 
 cdef inline int _view_square(const Rules* R, int r, int v, int k) noexcept nogil:
