@@ -436,3 +436,28 @@ def test_an_engine_searches_as_a_new_one_after_the_evaluation_changes(internatio
     fresh = Engine(16).search(board, depth=9)
     assert (again.nodes, again.score, again.pv) == (fresh.nodes, fresh.score, fresh.pv)
     assert (again.nodes, again.score) != (learned.nodes, learned.score)
+
+
+@pytest.mark.parametrize("variant", engine.variants())
+def test_game_move_ordering_gives_the_search_loop_numbers(variant):
+    """A game's order_moves (draughts) must number the moves exactly as the search's own loop
+    over the per-move functions does (the TT move, captures by size, two killers, history):
+    any difference would change the trees. The other families have none and use the loop."""
+    from conftest import random_positions
+    from engine._search import _move_orders
+    rng = random.Random(5)
+    draughts = engine.Board(variant).__class__.__module__.startswith("engine._draughts")
+    compared = 0
+    for board in random_positions(variant, 25, seed=3):
+        count = len(board.legal_moves())
+        history = [rng.randrange(1 << 20) for _ in range(4096)]
+        for tt_move, killers in ((-1, (-1, -1)), (rng.randrange(count), (rng.randrange(count),
+                                 rng.randrange(count))), (count - 1, (0, 0))):
+            fast, generic = _move_orders(board, tt_move, killers, history)
+            assert len(generic) == count
+            if draughts:
+                assert fast == generic, (board.fen(), tt_move, killers)
+                compared += 1
+            else:
+                assert fast is None
+    assert compared == (75 if draughts else 0)

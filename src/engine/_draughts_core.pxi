@@ -959,15 +959,28 @@ cdef inline int counter_rule(const Pos* p, const Rules* R) noexcept nogil:
     return END_NONE
 
 
+cdef inline int has_static_ends(const Rules* R) noexcept nogil:
+    """Whether rule_draw_full can end a game whatever the move counters say: the first king's
+    win, Turkish and Frisian endings. Otherwise a position with its counters at zero (as the
+    endgame tables see it) is never ended by a rule."""
+    return R.win_rule == WIN_FIRST_KING or R.turkish_endings or R.frisian_endings
+
+
 cdef int rule_draw(const Pos* p, const Rules* R) noexcept nogil:
     """The rule that ends the game here, or END_NONE: END_LONE_PIECE is a loss for the side to
     move, every other code a draw. Repetition is checked by whoever keeps the history of keys;
     having no pieces or no move is checked before this."""
     cdef int code
-    if p.kings == 0 and not R.turkish_endings:
+    cdef Bits white = p.pieces[0], black = p.pieces[1]
+    if (p.kings == 0 and not R.turkish_endings) or (
+            p.special < 0 and not has_static_ends(R)
+            and not (R.fmjd_endgames and ((white & (white - 1)) == 0
+                                          or (black & (black - 1)) == 0))):
         # No king on the board (most positions of a search): every rule but the move counters,
-        # Saque de peon's and Turkish endings needs one. Kept small so that the search's call
-        # inlines it.
+        # Saque de peon's and Turkish endings needs one. With kings, where no rule of the game
+        # looks at the pieces (no static ending, no Spanish count, no side down to one piece
+        # under the FMJD endings), only the move counters remain. Kept small so that the
+        # search's call inlines it.
         code = counter_rule(p, R)
         if code == END_NONE and p.special >= 64:
             return END_SAQUE
@@ -1016,13 +1029,6 @@ cdef int rule_draw_full(const Pos* p, const Rules* R) noexcept nogil:
         elif p.special >= 64:
             return END_SAQUE
     return END_NONE
-
-
-cdef inline int has_static_ends(const Rules* R) noexcept nogil:
-    """Whether rule_draw_full can end a game whatever the move counters say: the first king's
-    win, Turkish and Frisian endings. Otherwise a position with its counters at zero (as the
-    endgame tables see it) is never ended by a rule."""
-    return R.win_rule == WIN_FIRST_KING or R.turkish_endings or R.frisian_endings
 
 
 # ---------------------------------------------------------------------------------------------

@@ -191,6 +191,27 @@ cdef int _op_same_move(const SMove* a, const SMove* b) noexcept nogil:
     return (x.frm == y.frm) & (x.to == y.to) & (captured_of(x) == captured_of(y))
 
 
+cdef void _op_order_moves(const SMove* moves, int n, int tt_move, const SMove* killers,
+                          const int* history, int* order) noexcept nogil:
+    cdef const Move* m = <const Move*>moves
+    cdef const Move* k0 = <const Move*>&killers[0]
+    cdef const Move* k1 = <const Move*>&killers[1]
+    cdef int i
+    cdef Bits taken
+    for i in range(n):
+        taken = captured_of(&m[i])
+        if taken:
+            order[i] = (1 << 28) + bb_popcount(taken)
+        elif m[i].frm == k0.frm and m[i].to == k0.to and captured_of(k0) == 0:
+            order[i] = 1 << 27
+        elif m[i].frm == k1.frm and m[i].to == k1.to and captured_of(k1) == 0:
+            order[i] = 1 << 26
+        else:
+            order[i] = history[history_slot(m[i].frm, m[i].to)]
+    if 0 <= tt_move < n:
+        order[tt_move] = 1 << 30
+
+
 cdef void _fill_ops(int vid, bint selective):
     cdef GameOps* o = &OPS[vid]
     o.pos_size = sizeof(Pos)
@@ -217,6 +238,7 @@ cdef void _fill_ops(int vid, bint selective):
     o.capture_count = _op_capture_count
     o.history_index = _op_history_index
     o.same_move = _op_same_move
+    o.order_moves = _op_order_moves
     o.in_check = NULL                    # no check in draughts
     o.make_null = NULL
     o.unmake_null = NULL

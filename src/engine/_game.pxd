@@ -100,6 +100,12 @@ ctypedef struct GameOps:
     int (*capture_count)(const SMove* m) noexcept nogil
     int (*history_index)(const SMove* m) noexcept nogil  # 0..4095, for the history heuristic
     int (*same_move)(const SMove* a, const SMove* b) noexcept nogil
+    # The search's move ordering in one call (NULL: the search asks the four functions above
+    # move by move): order[i] = 1 << 30 for the TT move (index tt_move), (1 << 28) + the count
+    # of pieces taken for a capture, 1 << 27 and 1 << 26 for the two killers, else
+    # history[history_index]. The same numbers as the search's own loop, with no call a move.
+    void (*order_moves)(const SMove* moves, int n, int tt_move, const SMove* killers,
+                        const int* history, int* order) noexcept nogil
     # Games with check (Superajedrez): whether the side to move is in check; NULL elsewhere.
     # With it the search extends checks, searches evasions in quiescence, and scores a position
     # without a legal move as a loss only in check (stalemate is a draw). Super Dimensiones

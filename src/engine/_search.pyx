@@ -529,17 +529,20 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
         depth += 1                   # a forced move costs the opponent nothing to see
 
     # Ordering: the TT move, captures (more first), killers, then the history of quiet moves.
-    for i in range(n):
-        if i == tt_move:
-            order[i] = 1 << 30
-        elif S.ops.is_capture(&moves[i]):
-            order[i] = (1 << 28) + S.ops.capture_count(&moves[i])
-        elif S.ops.same_move(&moves[i], &S.killers[ply][0]):
-            order[i] = 1 << 27
-        elif S.ops.same_move(&moves[i], &S.killers[ply][1]):
-            order[i] = 1 << 26
-        else:
-            order[i] = S.history[S.ops.history_index(&moves[i])]
+    if S.ops.order_moves != NULL:
+        S.ops.order_moves(moves, n, tt_move, S.killers[ply], S.history, order)
+    else:
+        for i in range(n):
+            if i == tt_move:
+                order[i] = 1 << 30
+            elif S.ops.is_capture(&moves[i]):
+                order[i] = (1 << 28) + S.ops.capture_count(&moves[i])
+            elif S.ops.same_move(&moves[i], &S.killers[ply][0]):
+                order[i] = 1 << 27
+            elif S.ops.same_move(&moves[i], &S.killers[ply][1]):
+                order[i] = 1 << 26
+            else:
+                order[i] = S.history[S.ops.history_index(&moves[i])]
     cdef int* gen_index = S.gen_index + ply * SEARCH_MAX_MOVES
     for i in range(n):
         gen_index[i] = i
@@ -807,6 +810,44 @@ cdef void helper_search(Search* H, int max_depth) noexcept nogil:
 
 TABLE_WIN_BOUND = TABLE_BOUND    # a score above this (and below a mate) is a win the tables
                                  # proved without giving its distance
+
+
+def _move_orders(GameBoard board, int tt_move, killer_moves, history):
+    """For tests: the search's ordering numbers of the board's moves, as its game's
+    order_moves gives them and as the search's own loop over is_capture, capture_count,
+    same_move and history_index does: (fast, generic); fast is None where the game has no
+    order_moves. killer_moves: two indexes into the move list (-1: no killer yet); history:
+    4096 ints."""
+    cdef const GameOps* ops = board.search_ops()
+    cdef SMove moves[SEARCH_MAX_MOVES]
+    cdef SMove killers[2]
+    cdef int hist[4096]
+    cdef int order[SEARCH_MAX_MOVES]
+    cdef int n = ops.generate(ops.ctx, board.search_position(), moves), i, k
+    if len(history) != 4096:
+        raise ValueError("history must hold 4096 numbers")
+    for i in range(4096):
+        hist[i] = history[i]
+    memset(killers, 0, sizeof(killers))
+    for k in range(2):
+        if 0 <= killer_moves[k] < n:
+            killers[k] = moves[killer_moves[k]]
+    generic = []
+    for i in range(n):
+        if i == tt_move:
+            generic.append(1 << 30)
+        elif ops.is_capture(&moves[i]):
+            generic.append((1 << 28) + ops.capture_count(&moves[i]))
+        elif ops.same_move(&moves[i], &killers[0]):
+            generic.append(1 << 27)
+        elif ops.same_move(&moves[i], &killers[1]):
+            generic.append(1 << 26)
+        else:
+            generic.append(hist[ops.history_index(&moves[i])])
+    if ops.order_moves == NULL:
+        return None, generic
+    ops.order_moves(moves, n, tt_move, killers, hist, order)
+    return [order[i] for i in range(n)], generic
 
 
 def _mate_distance(int score):

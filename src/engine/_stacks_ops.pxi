@@ -88,6 +88,7 @@ cdef void _fill_ops(int vid):
     o.capture_count = _op_capture_count
     o.history_index = _op_history_index
     o.same_move = _op_same_move
+    o.order_moves = NULL                 # the search orders move by move
     o.in_check = NULL
     o.make_null = NULL
     o.unmake_null = NULL

@@ -144,6 +144,7 @@ cdef void _fill_ops():
     o.capture_count = _op_capture_count
     o.history_index = _op_history_index
     o.same_move = _op_same_move
+    o.order_moves = NULL                 # the search orders move by move
     o.in_check = _op_in_check
     o.make_null = _op_make_null
     o.unmake_null = _op_unmake_null

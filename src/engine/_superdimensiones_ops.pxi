@@ -103,6 +103,7 @@ cdef void _fill_ops(int cards):
     o.capture_count = _op_capture_count
     o.history_index = _op_history_index
     o.same_move = _op_same_move
+    o.order_moves = NULL                 # the search orders move by move
     o.in_check = _op_forced
     o.make_null = NULL
     o.unmake_null = NULL
