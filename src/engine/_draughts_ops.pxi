@@ -193,6 +193,7 @@ cdef int _op_same_move(const SMove* a, const SMove* b) noexcept nogil:
 
 cdef void _op_order_moves(const SMove* moves, int n, int tt_move, const SMove* killers,
                           const int* history, int* order) noexcept nogil:
+    """GameOps.order_moves: the search's own numbers (its order_moves), with no call a move."""
     cdef const Move* m = <const Move*>moves
     cdef const Move* k0 = <const Move*>&killers[0]
     cdef const Move* k1 = <const Move*>&killers[1]

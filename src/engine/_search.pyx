@@ -219,6 +219,24 @@ cdef inline void check_limits(Search* S) noexcept nogil:
         S.stop = 1
 
 
+cdef inline void order_moves(const GameOps* ops, const SMove* moves, int n, int tt_move,
+                             const SMove* killers, const int* history, int* order) noexcept nogil:
+    """The move ordering's numbers, asked of the game move by move (GameOps.order_moves, where
+    a game has one, gives the same in one call)."""
+    cdef int i
+    for i in range(n):
+        if i == tt_move:
+            order[i] = 1 << 30
+        elif ops.is_capture(&moves[i]):
+            order[i] = (1 << 28) + ops.capture_count(&moves[i])
+        elif ops.same_move(&moves[i], &killers[0]):
+            order[i] = 1 << 27
+        elif ops.same_move(&moves[i], &killers[1]):
+            order[i] = 1 << 26
+        else:
+            order[i] = history[ops.history_index(&moves[i])]
+
+
 cdef inline void do_move(Search* S, int ply, const SMove* m) noexcept nogil:
     S.ops.make(S.ctx, S.pos, m, S.undo[ply])
     S.keys[S.root_index + ply + 1] = S.ops.key(S.pos)
@@ -532,17 +550,7 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
     if S.ops.order_moves != NULL:
         S.ops.order_moves(moves, n, tt_move, S.killers[ply], S.history, order)
     else:
-        for i in range(n):
-            if i == tt_move:
-                order[i] = 1 << 30
-            elif S.ops.is_capture(&moves[i]):
-                order[i] = (1 << 28) + S.ops.capture_count(&moves[i])
-            elif S.ops.same_move(&moves[i], &S.killers[ply][0]):
-                order[i] = 1 << 27
-            elif S.ops.same_move(&moves[i], &S.killers[ply][1]):
-                order[i] = 1 << 26
-            else:
-                order[i] = S.history[S.ops.history_index(&moves[i])]
+        order_moves(S.ops, moves, n, tt_move, S.killers[ply], S.history, order)
     cdef int* gen_index = S.gen_index + ply * SEARCH_MAX_MOVES
     for i in range(n):
         gen_index[i] = i
@@ -814,10 +822,9 @@ TABLE_WIN_BOUND = TABLE_BOUND    # a score above this (and below a mate) is a wi
 
 def _move_orders(GameBoard board, int tt_move, killer_moves, history):
     """For tests: the search's ordering numbers of the board's moves, as its game's
-    order_moves gives them and as the search's own loop over is_capture, capture_count,
-    same_move and history_index does: (fast, generic); fast is None where the game has no
-    order_moves. killer_moves: two indexes into the move list (-1: no killer yet); history:
-    4096 ints."""
+    order_moves gives them and as order_moves (here) asks them move by move: (fast, generic);
+    fast is None where the game has none. killer_moves: two indexes into the move list (-1: no
+    killer yet); history: 4096 ints."""
     cdef const GameOps* ops = board.search_ops()
     cdef SMove moves[SEARCH_MAX_MOVES]
     cdef SMove killers[2]
@@ -832,18 +839,8 @@ def _move_orders(GameBoard board, int tt_move, killer_moves, history):
     for k in range(2):
         if 0 <= killer_moves[k] < n:
             killers[k] = moves[killer_moves[k]]
-    generic = []
-    for i in range(n):
-        if i == tt_move:
-            generic.append(1 << 30)
-        elif ops.is_capture(&moves[i]):
-            generic.append((1 << 28) + ops.capture_count(&moves[i]))
-        elif ops.same_move(&moves[i], &killers[0]):
-            generic.append(1 << 27)
-        elif ops.same_move(&moves[i], &killers[1]):
-            generic.append(1 << 26)
-        else:
-            generic.append(hist[ops.history_index(&moves[i])])
+    order_moves(ops, moves, n, tt_move, killers, hist, order)
+    generic = [order[i] for i in range(n)]
     if ops.order_moves == NULL:
         return None, generic
     ops.order_moves(moves, n, tt_move, killers, hist, order)
