@@ -22,4 +22,15 @@ static inline void* tt_alloc(size_t bytes) {
 #endif
     return p;
 }
+
+/* A hint to start loading the bucket of a position the search is about to enter, so that the
+ * load overlaps the work done before the probe (the game's end rules, the repetition test).
+ * Reading from memory is the single largest cost of a probe; the hint changes no value. */
+static inline void tt_prefetch(const void* p) {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(p);
+#else
+    (void)p;
+#endif
+}
 #endif

@@ -37,6 +37,7 @@ from ._game cimport (GameBoard, GameOps, SMove, u64, SEARCH_MAX_MOVES, POS_MAX, 
 
 cdef extern from "_memory.h" nogil:
     void* tt_alloc(size_t bytes)
+    void tt_prefetch(const void* p)
 
 from .analysis import PVLine, SearchInfo, SearchResult
 from .timeman import SOFT_SHARE, budget as _time_budget
@@ -583,6 +584,8 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
         quiet = not is_cap and order[i] < (1 << 26)
         new_depth = depth - 1
         do_move(S, ply, &moves[i])
+        if new_depth > 0:           # the child will probe the table (quiescence does not)
+            tt_prefetch(&S.tt[(S.keys[S.root_index + ply + 1] & S.tt_mask) * BUCKET])
         same = same_player(S, me)
         gives_check = side_in_check(S)
         # Wide games: near the leaves, late quiet moves that give no check are not searched.
