@@ -285,6 +285,36 @@ def test_regions_share_gather_tables_only_where_their_squares_lie_alike(variant)
     assert len(set(shared)) > 10
 
 
+@pytest.mark.parametrize("variant", ["international", "turkish", "canadian"])
+@pytest.mark.parametrize("opening, ending, packed", [
+    (40, 40, True),                  # the shipped weights' scale
+    (100, 32767, True),              # endings at the int16 limit: their sum needs 21 bits
+    (32767, 500, True),              # openings at the limit: a shift of 16 still holds them
+    (32767, 32767, False),           # no shift fits both in a word: read pair by pair
+])
+def test_packed_region_weights_give_the_plain_values(variant, opening, ending, packed):
+    """The paired loop adds each view's (opening, ending) pair as one word; the two sums come
+    apart exactly wherever the weights allow a shift, and where they do not the evaluation reads
+    the pairs one by one: either way the values are the plain recomputation's, here with
+    region weights drawn up to the given limits."""
+    rng = np.random.default_rng(12)
+    table = np.rint(random_weights(variant, 10)).astype(np.int64)
+    n = patterns.region_rows(variant)
+    table[:n, 0] = rng.integers(-opening, opening + 1, n)
+    table[:n, 1] = rng.integers(-ending, ending + 1, n)
+    table = table.astype(np.int16)
+    native, vid = install_layout(variant, *patterns.regions(variant), table)
+    assert (native._pattern_pack_shift(vid) > 0) == packed
+    values = []
+    for board in random_boards(variant, 25, 13):
+        if not board.legal_moves():
+            continue
+        plain = plain_value(board, table.astype(np.int64))
+        assert board.evaluate() == int(plain) or (board.evaluate() == 0 and abs(plain) < 1)
+        values.append(board.evaluate())
+    assert len(set(values)) > 10
+
+
 @pytest.mark.parametrize("variant", ["international", "checkers", "turkish", "canadian"])
 def test_tempo_phase_blends_by_the_rows_the_men_have_to_go(variant, tmp_path):
     """A file that asks for it blends opening and ending values by the men's tempo (Scan's

@@ -182,6 +182,8 @@ cdef int pattern_eval(const Rules* R, const Pos* p, bint quiet) noexcept nogil:
     cdef Bits wmen = p.pieces[0] & ~p.kings, bmen = p.pieces[1] & ~p.kings
     cdef const short* w = R.pat_w
     cdef long opening = 0, ending = 0
+    cdef long long packed = 0, apart
+    cdef const int32_t* pk = R.pat_packed
     cdef int r, j, i, b, d, sign, phase, start = R.pat_phase_start
     cdef int white[N_DENSE]
     cdef int black[N_DENSE]
@@ -197,14 +199,17 @@ cdef int pattern_eval(const Rules* R, const Pos* p, bint quiet) noexcept nogil:
             gw = ((gather_window(wmen, R.pat_shift[r][0]) & mask) * magic) >> 56
             gb = ((gather_window(bmen, R.pat_shift[r][0]) & mask) * magic) >> 56
             tab = R.pat_tables[R.pat_tab[r][0]]
-            j = R.pat_offset[r] + tab[gw] + 2 * tab[gb]
-            opening += w[2 * j]
-            ending += w[2 * j + 1]
+            packed += pk[R.pat_offset[r] + tab[gw] + 2 * tab[gb]]
             i = R.pat_partner[r]
             tab = R.pat_tables[R.pat_tab[i][1]]
-            j = R.pat_offset[i] + tab[gb] + 2 * tab[gw]
-            opening -= w[2 * j]
-            ending -= w[2 * j + 1]
+            packed -= pk[R.pat_offset[i] + tab[gb] + 2 * tab[gw]]
+        # packed = opening sum << shift + ending sum, the ending sum inside +-2^(shift - 1):
+        # its low bits, read as signed, are the ending sum (arithmetic shifts, as every
+        # compiler this builds with does them).
+        apart = ((packed + (1LL << (R.pat_pack_shift - 1))) & ((1LL << R.pat_pack_shift) - 1)) \
+            - (1LL << (R.pat_pack_shift - 1))
+        ending += apart
+        opening += (packed - apart) >> R.pat_pack_shift
     for r in range(0 if R.pat_shared else R.pat_n):
         # region_index(R.pat_sq[r], ..., wmen, bmen), gathered by the magic (see Rules)
         mask = R.pat_mask[r][0]
@@ -331,6 +336,28 @@ cdef inline int _number_sum(const Pos* p, int side) noexcept nogil:
 # -- the learned evaluation's Python face (patterns.py) -------------------------------------------
 
 _PATTERN_WEIGHTS = {}           # variant id -> the weights array the native table points into
+_PACKED_WEIGHTS = {}            # variant id -> its region rows packed a pair a word (pat_packed)
+
+
+def _pack_shift(region_weights, sizes) -> int:
+    """The shift that packs each (opening, ending) pair of the region rows into one int32
+    word, opening << shift plus ending, such that the sum of the words of every view the
+    evaluation reads (each region twice, once in each colour's view) still gives both sums
+    back: the endings' sum, at most twice the sum of each region's largest |ending|, inside
+    +-2^(shift - 1). 0 when no shift does (the evaluation then reads the pairs one by one)."""
+    w = np.asarray(region_weights, dtype=np.int64)
+    if not len(w):
+        return 0
+    bound, start = 0, 0
+    for size in sizes:
+        bound += int(np.abs(w[start:start + size, 1]).max())
+        start += size
+    bound *= 2
+    most_opening, most_ending = int(np.abs(w[:, 0]).max()), int(np.abs(w[:, 1]).max())
+    for shift in range(1, 31):
+        if bound < (1 << (shift - 1)) and (most_opening << shift) + most_ending < (1 << 31):
+            return shift
+    return 0
 
 
 def _set_patterns(int vid, list regions, list rotated, list king_rows, int n_king_rows, weights,
@@ -345,6 +372,7 @@ def _set_patterns(int vid, list regions, list rotated, list king_rows, int n_kin
     cdef int r, k, v, offset = 0
     cdef int shifted[REGION_SQUARES]
     cdef const short[:, ::1] view = weights
+    cdef const int32_t[::1] packed_view
     if len(regions) > MAX_REGIONS or len(regions) != len(rotated):
         raise ValueError(f"at most {MAX_REGIONS} regions")
     for r in range(len(regions)):
@@ -393,6 +421,17 @@ def _set_patterns(int vid, list regions, list rotated, list king_rows, int n_kin
                 raise ValueError(f"region {r}: no magic number gathers its squares")
     _pair_views(R, len(regions))
     _share_tables(R, len(regions))
+    R.pat_pack_shift = _pack_shift(weights[:offset], [_pow3(len(squares)) for squares in regions])
+    if R.pat_pack_shift:
+        packed = np.ascontiguousarray((weights[:offset, 0].astype(np.int64) << R.pat_pack_shift)
+                                      + weights[:offset, 1], dtype=np.int32)
+        packed_view = packed
+        _PACKED_WEIGHTS[vid] = packed
+        R.pat_packed = &packed_view[0]
+    else:
+        R.pat_shared = 0          # the loop that reads the pairs of pat_w one by one
+        R.pat_packed = NULL
+        _PACKED_WEIGHTS.pop(vid, None)
     R.pat_kings = offset
     for k in range(NBITS):
         R.pat_king_sq[0][k] = king_rows[0][k]
@@ -476,11 +515,18 @@ def _pattern_tables(int vid):
     return len({R.pat_tab[r][v] for r in range(R.pat_n) for v in range(2)})
 
 
+def _pattern_pack_shift(int vid):
+    """The shift of the installed layout's packed region weights (0: read pair by pair)."""
+    return RULES[vid].pat_pack_shift if RULES[vid].pat_shared else 0
+
+
 def _clear_patterns(int vid):
     """Back to the hand-set evaluation for one variant."""
     RULES[vid].pat_n = 0
     RULES[vid].pat_w = NULL
+    RULES[vid].pat_packed = NULL
     _PATTERN_WEIGHTS.pop(vid, None)
+    _PACKED_WEIGHTS.pop(vid, None)
 
 
 def _pattern_features(int vid, list regions, list rotated, const u64[:, ::1] white,

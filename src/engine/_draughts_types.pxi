@@ -163,6 +163,12 @@ ctypedef struct Rules:
     # magic: one gather of the men serves both (set by _pair_views when every region has one).
     int pat_partner[MAX_REGIONS]
     int pat_shared
+    # The region rows' weights, each pair in one word: opening << pat_pack_shift plus ending,
+    # so that the paired loop adds one word a view. The two sums come apart exactly because the
+    # endings' sum over every view stays inside 2^(pat_pack_shift - 1) (_pack_shift; weights
+    # that cannot be packed so leave pat_shared 0, and the loop that reads pat_w runs).
+    const int32_t* pat_packed
+    int pat_pack_shift
 
 ctypedef struct Pos:
     Bits pieces[2]            # [0] White, [1] Black
