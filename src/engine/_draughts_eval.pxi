@@ -190,19 +190,21 @@ cdef int pattern_eval(const Rules* R, const Pos* p, bint quiet) noexcept nogil:
     cdef u64 mask, magic, gw, gb
     cdef Bits kings
     cdef const unsigned short* tab
+    cdef const unsigned short* tab_turned
     if R.pat_shared:
+        # One mask, magic number and table for every White's view, one table for every
+        # Black's view (pat_shared).
+        mask = R.pat_mask[0][0]
+        magic = R.pat_magic[0][0]
+        tab = R.pat_tables[R.pat_tab[0][0]]
+        tab_turned = R.pat_tables[R.pat_tab[R.pat_partner[0]][1]]
         for r in range(R.pat_n):
             # Two bytes, White's and Black's men on the region's squares, serve White's view of
             # this region and Black's view of its partner (_pair_views).
-            mask = R.pat_mask[r][0]
-            magic = R.pat_magic[r][0]
             gw = ((gather_window(wmen, R.pat_shift[r][0]) & mask) * magic) >> 56
             gb = ((gather_window(bmen, R.pat_shift[r][0]) & mask) * magic) >> 56
-            tab = R.pat_tables[R.pat_tab[r][0]]
             packed += pk[R.pat_offset[r] + tab[gw] + 2 * tab[gb]]
-            i = R.pat_partner[r]
-            tab = R.pat_tables[R.pat_tab[i][1]]
-            packed -= pk[R.pat_offset[i] + tab[gb] + 2 * tab[gw]]
+            packed -= pk[R.pat_partner_offset[r] + tab_turned[gb] + 2 * tab_turned[gw]]
         # packed = opening sum << shift + ending sum, the ending sum inside +-2^(shift - 1):
         # its low bits, read as signed, are the ending sum (arithmetic shifts, as every
         # compiler this builds with does them).
@@ -421,6 +423,8 @@ def _set_patterns(int vid, list regions, list rotated, list king_rows, int n_kin
                 raise ValueError(f"region {r}: no magic number gathers its squares")
     _pair_views(R, len(regions))
     _share_tables(R, len(regions))
+    if R.pat_shared and not _views_uniform(R, len(regions)):
+        R.pat_shared = 0
     R.pat_pack_shift = _pack_shift(weights[:offset], [_pow3(len(squares)) for squares in regions])
     if R.pat_pack_shift:
         packed = np.ascontiguousarray((weights[:offset, 0].astype(np.int64) << R.pat_pack_shift)
@@ -467,7 +471,20 @@ cdef void _pair_views(Rules* R, int nreg) noexcept nogil:
             return
     for r in range(nreg):
         R.pat_magic[R.pat_partner[r]][1] = R.pat_magic[r][0]
+        R.pat_partner_offset[r] = R.pat_offset[R.pat_partner[r]]
     R.pat_shared = 1
+
+
+cdef bint _views_uniform(const Rules* R, int nreg) noexcept nogil:
+    """Whether every White's view is gathered by one mask and magic number into one table, and
+    every Black's view (of the partners) read through one table: the paired loop's condition."""
+    cdef int r
+    for r in range(nreg):
+        if R.pat_mask[r][0] != R.pat_mask[0][0] or R.pat_magic[r][0] != R.pat_magic[0][0] \
+                or R.pat_tab[r][0] != R.pat_tab[0][0] \
+                or R.pat_tab[R.pat_partner[r]][1] != R.pat_tab[R.pat_partner[0]][1]:
+            return False
+    return True
 
 
 cdef void _share_tables(Rules* R, int nreg) noexcept nogil:

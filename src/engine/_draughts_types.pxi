@@ -162,11 +162,16 @@ ctypedef struct Rules:
     # Black's view of region pat_partner[r] covers White's view of r, and is gathered by r's
     # magic: one gather of the men serves both (set by _pair_views when every region has one).
     int pat_partner[MAX_REGIONS]
+    int pat_partner_offset[MAX_REGIONS]        # pat_offset[pat_partner[r]]
+    # The paired loop runs (pattern_eval): every region has a partner, all White's views share
+    # one mask, magic number and table and all Black's views another (the translated windows
+    # of patterns.py's layouts), and the weights can be packed (pat_packed). Otherwise the
+    # loop that gathers and reads view by view runs.
     int pat_shared
     # The region rows' weights, each pair in one word: opening << pat_pack_shift plus ending,
     # so that the paired loop adds one word a view. The two sums come apart exactly because the
     # endings' sum over every view stays inside 2^(pat_pack_shift - 1) (_pack_shift; weights
-    # that cannot be packed so leave pat_shared 0, and the loop that reads pat_w runs).
+    # that cannot be packed so leave pat_shared 0).
     const int32_t* pat_packed
     int pat_pack_shift
 
