@@ -110,14 +110,15 @@ cdef inline void dense_terms(const Rules* R, const Pos* p, int s, int* out,
     while kk:
         k = bb_lsb(kk)
         kk &= kk - 1
+        reach = 0                 # one king's directions reach disjoint squares: count once
         for i in range(R.n_king_dir):
             d = R.king_dir[i]
             if R.flying:
-                reach = king_slide(R, k, d, occ)
+                reach |= king_slide(R, k, d, occ)
             else:
-                reach = step(R, (<Bits>1) << k, d) & empty
-            mobility += bb_popcount(reach)
-            exposed += bb_popcount(reach & attacked)
+                reach |= step(R, (<Bits>1) << k, d) & empty
+        mobility += bb_popcount(reach)
+        exposed += bb_popcount(reach & attacked)
     out[2] = mobility
     out[11] = exposed
     out[3] = 0
