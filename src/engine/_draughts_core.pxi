@@ -596,6 +596,8 @@ cdef int side_can_capture(const Pos* p, const Rules* R, int us) noexcept nogil:
     while kings:
         k = bb_lsb(kings)
         kings &= kings - 1
+        if not (R.king_reach[k] & enemies):
+            continue              # no enemy on a square this king could take from here
         for i in range(R.n_king_cap):
             d = R.king_cap[i]
             if R.flying:
