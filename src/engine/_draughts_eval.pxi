@@ -426,10 +426,10 @@ def _set_patterns(int vid, list regions, list rotated, list king_rows, int n_kin
     _share_tables(R, len(regions))
     if R.pat_shared and not _views_uniform(R, len(regions)):
         R.pat_shared = 0
-    R.pat_pack_shift = _pack_shift(weights[:offset], [_pow3(len(squares)) for squares in regions])
+    rows = np.asarray(weights)[:offset].astype(np.int64)
+    R.pat_pack_shift = _pack_shift(rows, [_pow3(len(squares)) for squares in regions])
     if R.pat_pack_shift:
-        packed = np.ascontiguousarray((weights[:offset, 0].astype(np.int64) << R.pat_pack_shift)
-                                      + weights[:offset, 1], dtype=np.int32)
+        packed = np.ascontiguousarray((rows[:, 0] << R.pat_pack_shift) + rows[:, 1], dtype=np.int32)
         packed_view = packed
         _PACKED_WEIGHTS[vid] = packed
         R.pat_packed = &packed_view[0]
