@@ -134,6 +134,9 @@ def register_rules(spec) -> int:
         and spec.promotion_in_capture != PROMO_KING else 0
     R.land_behind = spec.land_behind
     R.precedence = spec.precedence
+    R.plain_flying = 1 if spec.flying_kings and not spec.immediate_removal \
+        and not spec.land_behind and not spec.killer and spec.precedence != PREC_ITALIAN \
+        and not (spec.precedence in (PREC_FREE, PREC_KING_FIRST)) else 0
     R.promo_in_capture = spec.promotion_in_capture
     R.win_rule = spec.win_rule
     R.killer = spec.killer
@@ -225,6 +228,8 @@ ctypedef struct Gen:
     Bits enemy_kings
     Bits man_targets       # the enemy pieces a man may take (not kings in Italian draughts)
     Bits promo             # the mover's crowning row
+    Bits stop_promo        # the crowning row where a man's capture ends on it (PROMO_STOP), else 0
+    const Bits* man_reach  # Rules.man_reach of the mover
     int us
     int frm
     int mover_king         # the capturing piece started as a king (Czech precedence)
@@ -313,32 +318,65 @@ cdef inline void man_jump(Gen* g, int cur, Bits captured, Bits v, int land_sq, i
     g.plen -= 1
 
 
+cdef inline void man_short_jump(Gen* g, int land_sq, Bits captured, Bits free) noexcept nogil:
+    """A man's short jump that lands on land_sq (captured: its victims so far, this one among
+    them): the capture ends there where a man crowned mid-capture stops, else it goes on."""
+    if ((<Bits>1) << land_sq) & g.stop_promo:
+        record_capture(g, land_sq, captured, 1, bb_popcount(captured) >= 4)
+    else:
+        man_short_captures(g, land_sq, captured, free)
+
+
 cdef void man_short_captures(Gen* g, int cur, Bits captured, Bits free) noexcept nogil:
-    """man_captures where a man's captures are plain short jumps (Rules.short_man_jumps):
-    the board in registers, no landing path kept, no direction needed. free: the empty
-    squares, the capturing man's own square among them."""
-    cdef Bits victims = g.R.man_reach[g.us][cur] & g.man_targets & ~captured, v, land
+    """man_captures where a man's captures are plain short jumps (Rules.short_man_jumps), from
+    its second jump on (man_short_first_jumps makes the first): the board in registers, no
+    landing path kept, no direction needed. free: the empty squares, the capturing man's own
+    square among them."""
+    cdef Bits victims = g.man_reach[cur] & g.man_targets & ~captured
     cdef int sq, land_sq, found = 0
     while victims:
         sq = bb_lsb(victims)
         victims &= victims - 1
         land_sq = 2 * sq - cur            # as far again, on the same diagonal (ghost bits)
-        if <unsigned int>land_sq >= NBITS:
-            continue
-        land = (<Bits>1) << land_sq
-        if not (land & free):
+        if <unsigned int>land_sq >= NBITS or not (((<Bits>1) << land_sq) & free):
             continue
         found = 1
-        v = (<Bits>1) << sq
-        if (land & g.promo) and g.R.promo_in_capture == PROMO_STOP:
-            record_capture(g, land_sq, captured | v, 1, bb_popcount(captured) >= 3)
-        else:
-            man_short_captures(g, land_sq, captured | v, free)
-    if not found and captured:
+        man_short_jump(g, land_sq, captured | ((<Bits>1) << sq), free)
+    if not found:
         # Two paths of short diagonal jumps that take the same pieces and end on the same
         # square take at least four (they go round a square of pieces both ways).
         record_capture(g, cur, captured, 1 if ((<Bits>1) << cur) & g.promo else 0,
                        bb_popcount(captured) >= 4)
+
+
+cdef inline void man_short_first_jumps(Gen* g, Bits men, Bits empty, int a, int b) noexcept nogil:
+    """The captures of the men in `men` under Rules.short_man_jumps (diagonal steps +-a, +-b):
+    each man's first jumps read from four whole-board sets, one a direction, as
+    men_that_capture finds them, rather than tested victim by victim; then man_short_captures
+    goes on from each landing square. In the order of that generator: men by square, victims
+    by square. Called with constant steps where it matters."""
+    cdef Bits t = g.man_targets, down_b = 0, down_a = 0, up_a = 0, up_b = 0, m, free
+    cdef int cur
+    if g.R.man_cap_shifts == 4 or not g.R.forward_up[g.us]:
+        down_b = men & (t << b) & (empty << (2 * b))
+        down_a = men & (t << a) & (empty << (2 * a))
+    if g.R.man_cap_shifts == 4 or g.R.forward_up[g.us]:
+        up_a = men & (t >> a) & (empty >> (2 * a))
+        up_b = men & (t >> b) & (empty >> (2 * b))
+    while men:
+        m = men & (~men + 1)
+        men ^= m
+        cur = bb_lsb(m)
+        g.frm = cur
+        free = empty | m
+        if down_b & m:
+            man_short_jump(g, cur - 2 * b, m >> b, free)
+        if down_a & m:
+            man_short_jump(g, cur - 2 * a, m >> a, free)
+        if up_a & m:
+            man_short_jump(g, cur + 2 * a, m << a, free)
+        if up_b & m:
+            man_short_jump(g, cur + 2 * b, m << b, free)
 
 
 cdef void man_captures(Gen* g, int cur, Bits captured, int lastdir) noexcept nogil:
@@ -443,6 +481,41 @@ cdef void king_captures(Gen* g, int cur, Bits captured, int lastdir) noexcept no
         add_capture(g, cur, captured, g.crowned)
 
 
+cdef void plain_king_captures(Gen* g, int cur, Bits captured, Bits live, Bits occ) noexcept nogil:
+    """king_captures for a king of Rules.plain_flying outside path mode, the same moves in the
+    same order: the rule flags tested once (at the call), the live enemies and the occupied
+    squares in registers, and only the lines that hold a live enemy with a square beyond it
+    walked. live: the enemies not yet taken; occ: every piece but the capturing king, those
+    taken included (they stay until the capture ends)."""
+    cdef const Rules* R = g.R
+    cdef Bits reach = R.king_reach[cur] & live, line, blk, vb, land
+    cdef int i, d, up, l, found = 0
+    if reach:
+        for i in range(R.n_king_cap):
+            d = R.king_cap[i]
+            line = R.ray[d][cur]
+            if not (line & reach):
+                continue              # no live enemy with a square beyond it on this line
+            up = R.up[d]
+            vb = (<Bits>1) << nearest(line & occ, up)
+            if not (vb & live):
+                continue              # the first piece met is the mover's own, or taken already
+            land = R.ray[d][bb_lsb(vb)]
+            blk = land & occ
+            if blk:
+                l = nearest(blk, up)
+                land &= ~(R.ray[d][l] | ((<Bits>1) << l))
+            if not land:
+                continue
+            found = 1
+            while land:
+                l = bb_lsb(land)
+                land &= land - 1
+                plain_king_captures(g, l, captured | vb, live & ~vb, occ)
+    if not found and captured:
+        record_capture(g, cur, captured, 0, 1)
+
+
 cdef inline Bits flying_victim(const Gen* g, Bits occ, Bits captured, int sq, int d) noexcept nogil:
     """The piece a flying king on sq would take in direction d: the first piece met, if it is a
     live enemy (a dead one, under end removal, blocks); 0 when there is none."""
@@ -542,6 +615,8 @@ cdef int gen_captures_of(const Pos* p, const Rules* R, Move* out, Gen* g, Bits m
     g.enemy_kings = p.pieces[us ^ 1] & p.kings
     g.man_targets = g.enemies & ~(g.enemy_kings & R.kings_immune)
     g.promo = R.promo[us]
+    g.stop_promo = g.promo if R.promo_in_capture == PROMO_STOP else 0
+    g.man_reach = R.man_reach[us]
     g.us = us
     g.plen = 0
     g.crowned = 0
@@ -550,14 +625,19 @@ cdef int gen_captures_of(const Pos* p, const Rules* R, Move* out, Gen* g, Bits m
         g.victim = 0
         g.behind = 0
         g.first_king = 64
-    while men:
-        b = men & (~men + 1)
-        men ^= b
-        g.frm = bb_lsb(b)
-        g.occ = occ ^ b
-        if R.short_man_jumps:
-            man_short_captures(g, g.frm, 0, empty | b)
+    if R.short_man_jumps:
+        if R.diag_a == 5 and R.diag_b == 6:          # 10x10 boards: constant shifts
+            man_short_first_jumps(g, men, empty, 5, 6)
+        elif R.diag_a == 4 and R.diag_b == 5:        # 8x8 boards
+            man_short_first_jumps(g, men, empty, 4, 5)
         else:
+            man_short_first_jumps(g, men, empty, R.diag_a, R.diag_b)
+    else:
+        while men:
+            b = men & (~men + 1)
+            men ^= b
+            g.frm = bb_lsb(b)
+            g.occ = occ ^ b
             man_captures(g, g.frm, 0, -1)
     g.mover_king = 1
     while kings:
@@ -565,7 +645,10 @@ cdef int gen_captures_of(const Pos* p, const Rules* R, Move* out, Gen* g, Bits m
         kings ^= b
         g.frm = bb_lsb(b)
         g.occ = occ ^ b
-        king_captures(g, g.frm, 0, -1)
+        if R.plain_flying:
+            plain_king_captures(g, g.frm, 0, g.enemies, g.occ)
+        else:
+            king_captures(g, g.frm, 0, -1)
     return g.n
 
 
@@ -746,6 +829,8 @@ cdef int capture_paths(const Pos* p, const Rules* R, const Move* m, uint8_t* pat
     g.enemy_kings = p.pieces[us ^ 1] & p.kings
     g.man_targets = g.enemies & ~(g.enemy_kings & R.kings_immune)
     g.promo = R.promo[us]
+    g.stop_promo = g.promo if R.promo_in_capture == PROMO_STOP else 0
+    g.man_reach = R.man_reach[us]
     g.us = us
     g.frm = m.frm
     g.crowned = 0
