@@ -134,9 +134,6 @@ def register_rules(spec) -> int:
         and spec.promotion_in_capture != PROMO_KING else 0
     R.land_behind = spec.land_behind
     R.precedence = spec.precedence
-    R.plain_flying = 1 if spec.flying_kings and not spec.immediate_removal \
-        and not spec.land_behind and not spec.killer and spec.precedence != PREC_ITALIAN \
-        and not (spec.precedence in (PREC_FREE, PREC_KING_FIRST)) else 0
     R.promo_in_capture = spec.promotion_in_capture
     R.win_rule = spec.win_rule
     R.killer = spec.killer
@@ -145,6 +142,8 @@ def register_rules(spec) -> int:
     # (A king that lands right behind its victim has one square: nothing to choose.)
     R.must_go_on = 1 if spec.flying_kings and spec.precedence in (PREC_FREE, PREC_KING_FIRST) \
         and not spec.land_behind else 0
+    R.plain_flying = 1 if R.flying and not (R.immediate or R.land_behind or R.track
+                                            or R.must_go_on) else 0
     R.lateral = spec.lateral_king_move
     R.numbered = spec.numbered_pieces
     R.king_moves_limit = spec.king_moves_limit

@@ -87,9 +87,9 @@ ctypedef struct Rules:
     int no_turn_back          # a capture may not reverse its direction (Turkish)
     int land_behind           # a flying king lands right behind the piece it takes (Thai)
     int precedence
-    # 1 where a flying king's capture needs none of the rule flags below: it is not crowned
-    # mid-capture, its victims stay until the end, it may land anywhere beyond each, no piece
-    # is tracked and no landing square is forced (king_captures' fast path).
+    # 1 where a flying king's capture needs none of immediate, land_behind, track and
+    # must_go_on: its victims stay until the end, it may land anywhere beyond each, no piece is
+    # tracked and no landing square is forced (plain_king_captures, king_captures' fast path).
     int plain_flying
     int promo_in_capture
     int win_rule
