@@ -352,8 +352,9 @@ cdef inline void man_short_first_jumps(Gen* g, Bits men, Bits empty, int a, int 
     """The captures of the men in `men` under Rules.short_man_jumps (diagonal steps +-a, +-b):
     each man's first jumps read from four whole-board sets, one a direction, as
     men_that_capture finds them, rather than tested victim by victim; then man_short_captures
-    goes on from each landing square. In the order of that generator: men by square, victims
-    by square. Called with constant steps where it matters."""
+    goes on from each landing square. Moves come in the order of the victim-by-victim loop this
+    replaces: men by square, then victims by square. Called with constant steps where it
+    matters."""
     cdef Bits t = g.man_targets, down_b = 0, down_a = 0, up_a = 0, up_b = 0, m, free
     cdef int cur
     if g.R.man_cap_shifts == 4 or not g.R.forward_up[g.us]:
@@ -487,7 +488,7 @@ cdef void plain_king_captures(Gen* g, int cur, Bits captured, Bits live, Bits oc
     walked. live: the enemies not yet taken; occ: every piece but the capturing king, those
     taken included (they stay until the capture ends)."""
     cdef const Rules* R = g.R
-    cdef Bits reach = R.king_reach[cur] & live, line, blk, vb, land
+    cdef Bits reach = R.king_reach[cur] & live, line, vb, land
     cdef int i, d, up, l, found = 0
     if reach:
         for i in range(R.n_king_cap):
@@ -499,11 +500,7 @@ cdef void plain_king_captures(Gen* g, int cur, Bits captured, Bits live, Bits oc
             vb = (<Bits>1) << nearest(line & occ, up)
             if not (vb & live):
                 continue              # the first piece met is the mover's own, or taken already
-            land = R.ray[d][bb_lsb(vb)]
-            blk = land & occ
-            if blk:
-                l = nearest(blk, up)
-                land &= ~(R.ray[d][l] | ((<Bits>1) << l))
+            land = king_slide(R, bb_lsb(vb), d, occ)     # the empty squares beyond it
             if not land:
                 continue
             found = 1
