@@ -654,7 +654,10 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
         bound = BOUND_EXACT
     else:
         bound = BOUND_UPPER
-    tt_store(S, key, best, depth, bound, best_index if best_index < 256 else NO_MOVE, ply)
+    # Where every move failed low, the highest of their upper bounds names no move worth trying
+    # first next time: the entry keeps the move it had (as in Scan and Stockfish).
+    tt_store(S, key, best, depth, bound,
+             best_index if best_index < 256 and bound != BOUND_UPPER else NO_MOVE, ply)
     return best
 
 
