@@ -71,8 +71,18 @@ def main() -> None:
         parser.error("--positions and --depth must be at least 1")
 
     if args.load:
-        with open(args.load) as handle:
-            fens = [line.strip() for line in handle if line.strip()][:args.positions]
+        try:
+            with open(args.load) as handle:
+                fens = [line.strip() for line in handle if line.strip()][:args.positions]
+        except OSError as error:
+            sys.exit(f"--load: {error}")
+        for number, fen in enumerate(fens, 1):
+            try:
+                engine.Board(args.variant, fen)
+            except ValueError as error:
+                sys.exit(f"--load {args.load}: position {number}: {error}")
+        if not fens:
+            sys.exit(f"--load {args.load}: no positions in the file")
     else:
         fens = suite(args.variant, args.positions, args.seed)
     if args.save:
