@@ -461,3 +461,35 @@ def test_game_move_ordering_gives_the_search_loop_numbers(variant):
             else:
                 assert fast is None
     assert compared == (75 if draughts else 0)
+
+
+# GameOps.key_after: the key of the position after a move, without making it (the search loads
+# the children's table buckets early with it). Wrong keys would only make the loads useless, so
+# they are checked here against make: every move of the tree, captures of men and kings and
+# crownings among them.
+KEY_AFTER_POSITIONS = [
+    ("international", None, 4),
+    ("international", "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46", 4),
+    ("international", "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38", 6),
+    ("international", "W:WK31-K50:BK1-K20", 3),
+    ("checkers", None, 6),
+    ("spanish", None, 5),
+    ("turkish", None, 4),
+    ("canadian", None, 3),
+]
+
+
+@pytest.mark.parametrize("variant,fen,depth", KEY_AFTER_POSITIONS)
+def test_key_after_agrees_with_make(variant, fen, depth):
+    from engine._game import game_key_after_check
+    board = engine.Board(variant, fen) if fen else engine.Board(variant)
+    checked, wrong = game_key_after_check(board, depth)
+    assert checked == sum(engine.perft(board, d) for d in range(1, depth + 1))
+    assert wrong == 0
+
+
+def test_key_after_is_absent_where_keys_hold_more_than_the_pieces():
+    from engine._game import game_key_after_check
+    # Chapinas' keys hold the piece numbers, Frisian's the king streaks: no early loads there.
+    for variant in ("chapinas", "frisian", "dipole", "superajedrez", "superdimensiones"):
+        assert game_key_after_check(engine.Board(variant), 2) == (0, 0)

@@ -116,6 +116,28 @@ cdef u64 _op_key(const void* pos) noexcept nogil:
     return (<const Pos*>pos).key
 
 
+cdef u64 _op_key_after(const void* ctx, const void* pos, const SMove* sm) noexcept nogil:
+    """make's key, without the move (GameOps.key_after): for rules whose key holds only the
+    pieces and the side to move (not Chapinas' numbers, not Frisian's king streaks)."""
+    cdef const Pos* p = <const Pos*>pos
+    cdef const Move* m = <const Move*>sm
+    cdef int us = p.stm, them = us ^ 1, s
+    cdef int was_king = (p.kings >> m.frm) & 1
+    cdef Bits c = captured_of(m) & ~p.kings
+    cdef u64 key = p.key ^ Z_SIDE ^ Z_PIECE[us][was_king][m.frm] \
+        ^ Z_PIECE[us][was_king | m.promote][m.to]
+    while c:
+        s = bb_lsb(c)
+        c &= c - 1
+        key ^= Z_PIECE[them][0][s]
+    c = captured_of(m) & p.kings
+    while c:
+        s = bb_lsb(c)
+        c &= c - 1
+        key ^= Z_PIECE[them][1][s]
+    return key
+
+
 cdef int _op_evaluate(const void* ctx, const void* pos) noexcept nogil:
     return evaluate(<const Rules*>ctx, <const Pos*>pos)
 
@@ -226,6 +248,9 @@ cdef void _fill_ops(int vid, bint selective):
     o.make = _op_make
     o.unmake = _op_unmake
     o.key = _op_key
+    o.key_after = NULL                   # keys that also hold numbers or streaks: none
+    if not (RULES[vid].numbered or RULES[vid].king_streak):
+        o.key_after = _op_key_after
     o.evaluate = _op_evaluate
     o.evaluate_quiet = _op_evaluate_quiet
     o.rule_end = _op_rule_end

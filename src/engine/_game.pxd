@@ -83,6 +83,10 @@ ctypedef struct GameOps:
     void (*make)(const void* ctx, void* pos, const SMove* m, void* undo) noexcept nogil
     void (*unmake)(const void* ctx, void* pos, const SMove* m, const void* undo) noexcept nogil
     u64 (*key)(const void* pos) noexcept nogil
+    # The key the position would have after move m, without making it: the search asks it for
+    # a node's moves before searching them, to start loading their table buckets early (the
+    # bucket's load from memory is the largest single cost of a node). NULL: no early load.
+    u64 (*key_after)(const void* ctx, const void* pos, const SMove* m) noexcept nogil
     int (*evaluate)(const void* ctx, const void* pos) noexcept nogil   # side to move, centi-men
     # The same value for a position whose side to move has no capture (quiescence's quiet
     # leaves), where knowing that saves work (draughts: the capture threat's test for the side

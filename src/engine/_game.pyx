@@ -326,6 +326,46 @@ def game_perft(GameBoard board, int depth) -> int:
     return n
 
 
+cdef void _key_after_walk(const GameOps* ops, void* pos, int depth, SMove* moves, uint8_t* undo,
+                         unsigned long long* counts) noexcept nogil:
+    cdef int n = ops.generate(ops.ctx, pos, moves), i
+    cdef u64 predicted
+    for i in range(n):
+        predicted = ops.key_after(ops.ctx, pos, &moves[i])
+        ops.make(ops.ctx, pos, &moves[i], undo)
+        counts[0] += 1
+        if predicted != ops.key(pos):
+            counts[1] += 1
+        if depth > 1:
+            _key_after_walk(ops, pos, depth - 1, moves + SEARCH_MAX_MOVES, undo + UNDO_MAX,
+                            counts)
+        ops.unmake(ops.ctx, pos, &moves[i], undo)
+
+
+def game_key_after_check(GameBoard board, int depth) -> tuple:
+    """(moves checked, mismatches): every move of the tree of the given depth from the board's
+    position, GameOps.key_after's key against the key after making the move (tests). (0, 0)
+    where the game has no key_after."""
+    if depth < 1 or board.ops.key_after == NULL:
+        return (0, 0)
+    cdef uint8_t pos[POS_MAX]
+    memcpy(pos, board.position, board.ops.pos_size)
+    cdef SMove* moves = <SMove*>malloc(depth * SEARCH_MAX_MOVES * sizeof(SMove))
+    cdef uint8_t* undo = <uint8_t*>malloc(depth * UNDO_MAX)
+    cdef unsigned long long counts[2]
+    if not (moves and undo):
+        free(moves)
+        free(undo)
+        raise MemoryError()
+    counts[0] = 0
+    counts[1] = 0
+    with nogil:
+        _key_after_walk(board.ops, pos, depth, moves, undo, counts)
+    free(moves)
+    free(undo)
+    return (counts[0], counts[1])
+
+
 def game_stop_perft():
     """Abandon a game_perft running in another thread (it raises PerftStopped)."""
     global perft_stop

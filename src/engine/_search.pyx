@@ -57,6 +57,7 @@ cdef enum:
     NO_MOVE = 255
     MAX_THREADS = 64
     BUSY_SIZE = 1 << 15       # entries of the shared table of positions being searched
+    PREFETCH_MOVES = 16       # a node's moves whose table buckets are loaded early
     EVAL_CACHE_SIZE = 1 << 12 # entries of each thread's cache of static values (32 kB)
 
 # Search parameters, kept together so that a match can tune them.
@@ -555,6 +556,11 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
     cdef int* gen_index = S.gen_index + ply * SEARCH_MAX_MOVES
     for i in range(n):
         gen_index[i] = i
+    # The children will probe the table: start loading their buckets now, all at once, so
+    # that the loads overlap each other and this node's work instead of each child waiting.
+    if depth >= 2 and S.ops.key_after != NULL:
+        for i in range(n if n < PREFETCH_MOVES else PREFETCH_MOVES):
+            tt_prefetch(&S.tt[(S.ops.key_after(S.ctx, S.pos, &moves[i]) & S.tt_mask) * BUCKET])
 
     best = -INF
     best_index = NO_MOVE
