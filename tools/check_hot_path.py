@@ -28,7 +28,7 @@ DRAUGHTS = ["step", "nearest", "add_capture", "record_capture", "man_captures",
             "_pow3", "_values_result", "_op_generate", "_op_generate_captures",
             "_op_generate_promotions", "offers_exchange", "_op_generate_exchanges",
             "save_counters", "count_plies",
-            "_op_make", "_op_unmake", "_op_key", "_op_key_after", "_op_evaluate", "_op_rule_end",
+            "_op_make", "_op_unmake", "_op_key", "_op_key_after", "key_after_move", "_op_evaluate", "_op_rule_end",
             "_op_draw_result", "has_capture",
             "captured_of", "set_captured", "history_slot", "gather_window"]
 HOT = {

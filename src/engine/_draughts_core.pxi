@@ -892,29 +892,34 @@ cdef inline void count_plies(Pos* p, Bits captured, int was_king, int promote) n
         p.since_material = 0 if promote else p.since_material + 1
 
 
+cdef inline u64 key_after_move(const Pos* p, const Move* m) noexcept nogil:
+    """The key after move m where the key holds only the pieces and the side to move (every
+    rule but Chapinas' numbers and Frisian's streaks): make_plain's key, and GameOps.key_after."""
+    cdef int us = p.stm, them = us ^ 1, s
+    cdef int was_king = (p.kings >> m.frm) & 1
+    cdef Bits c = captured_of(m) & ~p.kings
+    cdef u64 key = p.key ^ Z_SIDE ^ Z_PIECE[us][was_king][m.frm] \
+        ^ Z_PIECE[us][was_king | m.promote][m.to]
+    while c:
+        s = bb_lsb(c)
+        c &= c - 1
+        key ^= Z_PIECE[them][0][s]
+    c = captured_of(m) & p.kings
+    while c:
+        s = bb_lsb(c)
+        c &= c - 1
+        key ^= Z_PIECE[them][1][s]
+    return key
+
+
 cdef inline void make_plain(Pos* p, const Move* m, Undo* u) noexcept nogil:
     """make for the rules with none of Chapinas' numbers, Frisian's streaks or the Forzosa and
     Saque counters (Rules.plain_make): the same, without looking at any of them."""
-    cdef int us = p.stm, them = us ^ 1, s
     cdef int was_king = (p.kings >> m.frm) & 1
-    cdef Bits captured = captured_of(m), c
-    cdef u64 key = p.key ^ Z_SIDE ^ Z_PIECE[us][was_king][m.frm] \
-        ^ Z_PIECE[us][was_king | m.promote][m.to]
+    cdef Bits captured = captured_of(m)
+    cdef u64 key = key_after_move(p, m)
     save_counters(p, u)
-    if captured:
-        u.captured_kings = captured & p.kings
-        c = captured & ~p.kings
-        while c:
-            s = bb_lsb(c)
-            c &= c - 1
-            key ^= Z_PIECE[them][0][s]
-        c = u.captured_kings
-        while c:
-            s = bb_lsb(c)
-            c &= c - 1
-            key ^= Z_PIECE[them][1][s]
-    else:
-        u.captured_kings = 0
+    u.captured_kings = captured & p.kings
     count_plies(p, captured, was_king, m.promote)
     move_board(p, m)
     p.key = key

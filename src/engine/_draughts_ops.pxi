@@ -117,25 +117,9 @@ cdef u64 _op_key(const void* pos) noexcept nogil:
 
 
 cdef u64 _op_key_after(const void* ctx, const void* pos, const SMove* sm) noexcept nogil:
-    """make's key, without the move (GameOps.key_after): for rules whose key holds only the
-    pieces and the side to move (not Chapinas' numbers, not Frisian's king streaks)."""
-    cdef const Pos* p = <const Pos*>pos
-    cdef const Move* m = <const Move*>sm
-    cdef int us = p.stm, them = us ^ 1, s
-    cdef int was_king = (p.kings >> m.frm) & 1
-    cdef Bits c = captured_of(m) & ~p.kings
-    cdef u64 key = p.key ^ Z_SIDE ^ Z_PIECE[us][was_king][m.frm] \
-        ^ Z_PIECE[us][was_king | m.promote][m.to]
-    while c:
-        s = bb_lsb(c)
-        c &= c - 1
-        key ^= Z_PIECE[them][0][s]
-    c = captured_of(m) & p.kings
-    while c:
-        s = bb_lsb(c)
-        c &= c - 1
-        key ^= Z_PIECE[them][1][s]
-    return key
+    """GameOps.key_after: set only for rules whose key holds only the pieces and the side to move
+    (not Chapinas' numbers, not Frisian's king streaks)."""
+    return key_after_move(<const Pos*>pos, <const Move*>sm)
 
 
 cdef int _op_evaluate(const void* ctx, const void* pos) noexcept nogil:

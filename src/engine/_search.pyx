@@ -166,8 +166,13 @@ cdef inline u64 tt_data(const TTEntry* e) noexcept nogil:
     return (<const u64*>e)[1]
 
 
+cdef inline TTEntry* tt_bucket(Search* S, u64 key) noexcept nogil:
+    """The bucket (BUCKET entries, one cache line) where a position's entry lives."""
+    return &S.tt[(key & S.tt_mask) * BUCKET]
+
+
 cdef inline TTEntry* tt_probe(Search* S, u64 key) noexcept nogil:
-    cdef TTEntry* bucket = &S.tt[(key & S.tt_mask) * BUCKET]
+    cdef TTEntry* bucket = tt_bucket(S, key)
     cdef int i
     for i in range(BUCKET):
         if (bucket[i].key ^ tt_data(&bucket[i])) == key and bucket[i].bound:
@@ -178,7 +183,7 @@ cdef inline TTEntry* tt_probe(Search* S, u64 key) noexcept nogil:
 cdef inline void tt_store(Search* S, u64 key, int score, int depth, int bound, int move,
                           int ply) noexcept nogil:
     """Replace the same position, else the shallowest entry, preferring stale generations."""
-    cdef TTEntry* bucket = &S.tt[(key & S.tt_mask) * BUCKET]
+    cdef TTEntry* bucket = tt_bucket(S, key)
     cdef TTEntry* victim = &bucket[0]
     cdef int i, worth, best_worth = 1 << 30
     for i in range(BUCKET):
@@ -560,7 +565,7 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
     # that the loads overlap each other and this node's work instead of each child waiting.
     if depth >= 2 and S.ops.key_after != NULL:
         for i in range(n if n < PREFETCH_MOVES else PREFETCH_MOVES):
-            tt_prefetch(&S.tt[(S.ops.key_after(S.ctx, S.pos, &moves[i]) & S.tt_mask) * BUCKET])
+            tt_prefetch(tt_bucket(S, S.ops.key_after(S.ctx, S.pos, &moves[i])))
 
     best = -INF
     best_index = NO_MOVE
@@ -591,7 +596,7 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
         new_depth = depth - 1
         do_move(S, ply, &moves[i])
         if new_depth > 0:           # the child will probe the table (quiescence does not)
-            tt_prefetch(&S.tt[(S.keys[S.root_index + ply + 1] & S.tt_mask) * BUCKET])
+            tt_prefetch(tt_bucket(S, S.keys[S.root_index + ply + 1]))
         same = same_player(S, me)
         gives_check = side_in_check(S)
         # Wide games: near the leaves, late quiet moves that give no check are not searched.
