@@ -387,6 +387,41 @@ def test_threads_give_legal_moves_and_count_every_thread(variant, fen):
     assert timed.best_move in board.legal_moves() and timed.time < 5
 
 
+def test_a_helper_may_finish_the_main_search_iteration_for_it():
+    """With two threads the first thread to finish an iteration sets the pace: when a helper
+    finishes first, the main search takes its result (Engine.handovers counts these). Searches
+    are repeated until one took a helper's iteration (on a loaded machine the helper may seldom
+    run); each result is a finished iteration of the asked depth whose line is legal, and every
+    iteration reported is deeper than the one before."""
+    positions = [engine.Board("international"), engine.Board("checkers"),
+                 engine.Board("international",
+                              "W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26")]
+    e = engine.Engine(16, threads=2)
+    handed = 0
+    for attempt in range(300):
+        board = positions[attempt % len(positions)]
+        depths = []
+        result = e.search(board, depth=10, info=lambda info: depths.append(info.depth))
+        assert result.depth == 10 and depths[-1] == 10
+        assert depths == sorted(set(depths))
+        line = board.copy()
+        for move in result.pv:
+            assert line.is_legal(move), (board.fen(), result.pv)
+            line.push(move)
+        assert result.pv[0] == result.best_move and abs(result.score) < 30000
+        handed += e.handovers
+        if handed:
+            break
+        e.new_game()
+    assert handed > 0
+    # MultiPV is the main search's alone: its lines are not handed over.
+    many = e.search(engine.Board("international"), depth=8, multipv=3)
+    assert e.handovers == 0 and len(many.lines) == 3 and many.depth == 8
+    one = engine.Engine(16)
+    one.search(engine.Board("checkers"), depth=10)
+    assert one.handovers == 0
+
+
 def test_one_thread_is_the_single_threaded_search():
     """Threads=1 changes nothing (the bench signature holds the same); going back from more
     threads to one gives the single-threaded tree again, node for node."""

@@ -17,15 +17,17 @@ of their own, each with its own stacks, killers and history, all sharing the tra
 positions being searched (Kerrigan's simplified ABDADA): a move other than the first whose
 position another thread is searching is put off until the node's other moves are done, so that
 the threads spread over the siblings instead of all searching the same subtree, and the move put
-off often finds the other thread's result in the table. The main thread alone decides the move
-and the time. Table entries are written without locks: an entry's key is stored XORed with its
-data, so an entry torn by two threads writing at once fails the key check instead of giving one
-position another's score (Hyatt and Mann's lockless hashing).
+off often finds the other thread's result in the table; at the root too. The first thread to
+finish an iteration sets the pace: a helper that finishes the main search's iteration first hands
+its result over (`hand_over`), and the main search takes it and goes on to the next. The main
+thread alone keeps the time and reports the move. Table entries are written without locks: an
+entry's key is stored XORed with its data, so an entry torn by two threads writing at once fails
+the key check instead of giving one position another's score (Hyatt and Mann's lockless hashing).
 """
 
 from libc.stdint cimport uint8_t, uint16_t, int16_t, uint64_t
 from libc.stdlib cimport malloc, free
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memcpy, memset
 from libc.math cimport log
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
@@ -38,6 +40,11 @@ from ._game cimport (GameBoard, GameOps, SMove, u64, SEARCH_MAX_MOVES, POS_MAX, 
 cdef extern from "_memory.h" nogil:
     void* tt_alloc(size_t bytes)
     void tt_prefetch(const void* p)
+
+cdef extern from "_atomic.h" nogil:
+    int atomic_cas_int(int* p, int expected, int desired)
+    void spin_lock(int* p)
+    void spin_unlock(int* p)
 
 from .analysis import PVLine, SearchInfo, SearchResult
 from .timeman import SOFT_SHARE, budget as _time_budget
@@ -65,7 +72,7 @@ cdef int ASPIRATION_WINDOW = 25
 cdef int LMR_MIN_DEPTH = 3
 cdef int LMR_FIRST_MOVE = 3         # moves before this index are never reduced
 cdef int TIME_CHECK_NODES = 1023
-cdef int DEFER_DEPTH = 2            # threads put off busy moves only at this depth and above
+cdef int DEFER_DEPTH = 3            # threads put off busy moves only at this depth and above
 # Late-move reductions in wide games, by depth and move number: about ln(d) * ln(i) / 2.
 cdef int LMR_WIDE[64][64]
 
@@ -106,7 +113,7 @@ ctypedef struct Search:
     int pv_len[MAX_PLY + 1]
     u64 nodes
     int seldepth
-    int stop
+    int stop                  # 1: stop the search; 2: a helper finished the main's iteration
     int reductions            # late-move reductions on (a switch so that matches can test them)
     int null_move             # null-move pruning on, where the game allows it (a switch too)
     int probcut               # ProbCut on, where the game asks for it (a switch too)
@@ -134,6 +141,12 @@ ctypedef struct Search:
     u64* busy                 # positions being searched by some thread (threads > 1), or NULL
     int* deferred             # MAX_PLY * SEARCH_MAX_MOVES: the moves put off at each ply
     int depth                 # the main search's iteration (helpers catch up with it)
+    int takeover              # helpers hand the main search their finished iterations (multipv 1)
+    int shared_lock           # spin lock over the four fields below (main search only)
+    int shared_depth          # the deepest iteration a helper finished, 0 = none yet
+    int shared_score
+    int shared_pv_len
+    SMove shared_pv[MAX_PLY + 1]
     u64* eval_cache           # EVAL_CACHE_SIZE entries: key's high 48 bits | value + 32768
 
 
@@ -685,14 +698,36 @@ cdef int search_root(Search* S, int alpha, int beta, int depth, int first) noexc
     """Search the root moves from index `first` on; the best one moves to `first` and its line to
     the PV. Moves that fail low keep -INF as their score and their previous relative order."""
     cdef int i, j, score, best = -INF, best_i = -1, same, me = mover(S)
+    cdef int k = first, ndeferred = 0
+    cdef int deferred[SEARCH_MAX_MOVES]
+    cdef u64 child_key = 0
+    cdef u64* busy_slot = NULL
     cdef SMove m
     S.pv_len[0] = 0
     S.root_done = 0
     for i in range(first, S.nroot):
         S.root_scores[i] = -INF
-    for i in range(first, S.nroot):
+    # As in negamax: with threads, a move (other than the first) whose position another thread
+    # is searching is put off until the others are done, so the threads split the root moves.
+    while True:
+        if k < S.nroot:
+            i = k
+        elif k - S.nroot < ndeferred:
+            i = deferred[k - S.nroot]
+        else:
+            break
+        k += 1
         m = S.root_moves[i]
         do_move(S, 0, &m)
+        if S.busy != NULL:
+            child_key = S.keys[S.root_index + 1]
+            busy_slot = &S.busy[child_key & (BUSY_SIZE - 1)]
+            if i > first and k <= S.nroot and busy_slot[0] == child_key:
+                undo_move(S, 0, &m)
+                deferred[ndeferred] = i
+                ndeferred += 1
+                continue
+            busy_slot[0] = child_key
         same = same_player(S, me)
         if i == first:
             score = child(S, alpha, beta, depth - 1, 1, 1, same)
@@ -700,6 +735,8 @@ cdef int search_root(Search* S, int alpha, int beta, int depth, int first) noexc
             score = child(S, alpha, alpha + 1, depth - 1, 1, 0, same)
             if score > alpha and score < beta:
                 score = child(S, alpha, beta, depth - 1, 1, 1, same)
+        if busy_slot != NULL and busy_slot[0] == child_key:
+            busy_slot[0] = 0
         undo_move(S, 0, &m)
         if S.stop:
             break
@@ -828,7 +865,26 @@ cdef void helper_search(Search* H, int max_depth) noexcept nogil:
                 break
         prev = score
         done = 1
+        hand_over(H, d, score)
         d += 1
+
+
+cdef void hand_over(Search* H, int depth, int score) noexcept nogil:
+    """A helper finished iteration `depth` (an exact score): give the result to the main search
+    and, if the main search is still on that iteration, end it there (stop = 2): it takes this
+    one instead and goes on to the next. So a fixed depth is reached when the first thread
+    reaches it, and the main search is never held back by a subtree a helper already finished."""
+    cdef Search* S = <Search*>H.main_search
+    if not S.takeover or depth < S.depth or H.pv_len[0] < 1:
+        return
+    spin_lock(&S.shared_lock)
+    if depth > S.shared_depth:
+        S.shared_depth = depth
+        S.shared_score = score
+        S.shared_pv_len = H.pv_len[0]
+        memcpy(S.shared_pv, H.pv[0], H.pv_len[0] * sizeof(SMove))
+        atomic_cas_int(&S.stop, 0, 2)      # a real stop (1) stays as it is
+    spin_unlock(&S.shared_lock)
 
 
 # -- Python face ------------------------------------------------------------------------------
@@ -886,6 +942,7 @@ cdef class Engine:
     cdef u64* busy                            # the threads' shared table of busy positions
     cdef int nthreads
     cdef readonly int hash_mb
+    cdef readonly int handovers               # iterations the last search took from a helper
     cdef object _lock
     cdef public bint searching
     cdef ProbeSource _tables
@@ -1185,13 +1242,23 @@ cdef class Engine:
         for i in range(S.nhelpers):
             prepare_helper(S, <Search*>self.helper_searches[i])
             helpers.append(_threading.Thread(target=self._helper, args=(i, max_depth), daemon=True))
+        S.takeover = 1 if S.nhelpers and multipv == 1 else 0
+        self.handovers = 0
+        S.shared_lock = 0
+        S.shared_depth = 0
         started = False
         self.searching = True
         try:
-            for d in range(1, max_depth + 1):
+            d = 0
+            while d < max_depth:
+                d += 1
                 iteration_lines = []
                 S.depth = d
-                for pv_idx in range(multipv):
+                taken = self._helper_iteration(d)      # a helper may have finished it already
+                if taken is not None:
+                    d, score, pv = taken
+                    iteration_lines.append((score, pv))
+                for pv_idx in range(multipv if taken is None else 0):   # else nothing to search
                     prev = S.root_scores[pv_idx] if completed else 0
                     delta = ASPIRATION_WINDOW
                     if d >= 5 and abs(prev) < MATE_BOUND:
@@ -1212,10 +1279,20 @@ cdef class Engine:
                         else:
                             break
                     if S.stop:
-                        break
+                        break       # stopped (1) or handed a helper's iteration (2, below)
                     pv = [(<char*>&S.pv[0][i])[:sizeof(SMove)] for i in range(S.pv_len[0])]
                     iteration_lines.append((score, pv))
-                if S.stop and completed:
+                if S.stop == 2:
+                    # A helper finished this iteration first: its result stands for the main
+                    # search's (whose partial work is in the table). A helper's result for an
+                    # earlier iteration, handed over as this one began, is not enough: redo it.
+                    taken = self._helper_iteration(d)
+                    if taken is None:
+                        d -= 1
+                        continue
+                    d, score, pv = taken
+                    iteration_lines = [(score, pv)]
+                if S.stop == 1 and completed:
                     # An unfinished iteration still counts when the previous best move was
                     # searched to the end and another move beat it.
                     if (multipv == 1 and not iteration_lines and S.root_done >= 2
@@ -1240,7 +1317,7 @@ cdef class Engine:
                     if info is not None:
                         info(SearchInfo(d, S.seldepth, total_nodes(S), elapsed, self.hashfull(),
                                         lines, S.tb_hits))
-                if S.stop:
+                if S.stop == 1:
                     break
                 elapsed = _time.perf_counter() - start
                 if soft is not None and elapsed >= soft * SOFT_SHARE and not infinite:
@@ -1271,6 +1348,37 @@ cdef class Engine:
         best = lines[0]
         return SearchResult(best.move, best.score, best.mate, completed, S.seldepth, nodes,
                             elapsed, best.pv, lines, self.hashfull(), S.tb_hits, tuple(thread_nodes))
+
+    cdef object _helper_iteration(self, int depth):
+        """A helper's finished iteration of `depth` or deeper, as (depth, score, pv), with its
+        best move brought to the front of the root moves; None if there is none. Either way a
+        pending hand-over (stop = 2) is cleared."""
+        cdef Search* S = self.S
+        cdef SMove pv[MAX_PLY + 1]
+        cdef int i, n = 0, score = 0, taken_depth = 0
+        spin_lock(&S.shared_lock)
+        if S.shared_depth >= depth:
+            taken_depth = S.shared_depth
+            score = S.shared_score
+            n = S.shared_pv_len
+            memcpy(pv, S.shared_pv, n * sizeof(SMove))
+        atomic_cas_int(&S.stop, 2, 0)
+        spin_unlock(&S.shared_lock)
+        if not taken_depth:
+            return None
+        for i in range(S.nroot):
+            if memcmp(&S.root_moves[i], &pv[0], sizeof(SMove)) == 0:
+                break
+        else:
+            return None         # cannot happen: the helpers search the same root moves
+        while i > 0:
+            S.root_moves[i] = S.root_moves[i - 1]
+            S.root_scores[i] = S.root_scores[i - 1]
+            i -= 1
+        S.root_moves[0] = pv[0]
+        S.root_scores[0] = score
+        self.handovers += 1
+        return taken_depth, score, [(<char*>&pv[i])[:sizeof(SMove)] for i in range(n)]
 
     cdef void _sort_lines(self, list lines):
         """MultiPV lines best first (searches of later lines can find higher scores), with the

@@ -1,0 +1,29 @@
+/* What the search threads share besides the transposition table: a flag that one thread sets in
+ * another only if nothing else set it first (compare-and-swap), and a spin lock held for the few
+ * microseconds a helper takes to copy a finished iteration into the main search. The table itself
+ * needs neither (its entries are checked by key, see _search.pyx). */
+#ifndef ENGINE_ATOMIC_H
+#define ENGINE_ATOMIC_H
+
+#if defined(_MSC_VER)
+#include <intrin.h>
+static inline int atomic_cas_int(volatile int* p, int expected, int desired) {
+    return _InterlockedCompareExchange((volatile long*)p, desired, expected) == expected;
+}
+static inline void spin_lock(volatile int* p) {
+    while (_InterlockedExchange((volatile long*)p, 1))
+        while (*p) {}
+}
+static inline void spin_unlock(volatile int* p) { _InterlockedExchange((volatile long*)p, 0); }
+#else
+/* GCC and Clang builtins: full barriers, so what was written under the lock is seen after it. */
+static inline int atomic_cas_int(volatile int* p, int expected, int desired) {
+    return __sync_bool_compare_and_swap(p, expected, desired);
+}
+static inline void spin_lock(volatile int* p) {
+    while (__sync_lock_test_and_set(p, 1))
+        while (*p) {}
+}
+static inline void spin_unlock(volatile int* p) { __sync_lock_release(p); }
+#endif
+#endif
