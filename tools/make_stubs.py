@@ -98,12 +98,15 @@ ENGINE = '''class Engine:
     probcut: bool
     early_reductions: bool
     qs_promotions: bool
+    qs_exchanges: bool
     threads: int
+    handovers: int
     searching: bool
     tablebases: Any
     def __init__(self, hash_mb: int = ..., reductions: bool = ..., null_move: bool = ...,
                  probcut: bool = ..., early_reductions: bool = ..., qs_promotions: bool = ...,
-                 eval_file: str | PathLike[str] | None = ..., threads: int = ...) -> None: ...
+                 eval_file: str | PathLike[str] | None = ..., threads: int = ...,
+                 qs_exchanges: bool = ...) -> None: ...
     def search(self, board: GameBoard, depth: int | None = ..., nodes: int | None = ...,
                movetime: float | None = ..., wtime: float | None = ..., btime: float | None = ...,
                winc: float = ..., binc: float = ..., movestogo: int | None = ...,

@@ -17,6 +17,7 @@ class Engine:
     qs_promotions: bool
     qs_exchanges: bool
     threads: int
+    handovers: int
     searching: bool
     tablebases: Any
     def __init__(self, hash_mb: int = ..., reductions: bool = ..., null_move: bool = ...,
