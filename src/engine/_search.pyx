@@ -184,6 +184,11 @@ cdef inline TTEntry* tt_bucket(Search* S, u64 key) noexcept nogil:
     return &S.tt[(key & S.tt_mask) * BUCKET]
 
 
+cdef inline u64* busy_slot_of(Search* S, u64 key) noexcept nogil:
+    """The entry of the threads' table of busy positions where a position is marked."""
+    return &S.busy[key & (BUSY_SIZE - 1)]
+
+
 cdef inline TTEntry* tt_probe(Search* S, u64 key) noexcept nogil:
     cdef TTEntry* bucket = tt_bucket(S, key)
     cdef int i
@@ -619,7 +624,7 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
             continue
         if may_defer:
             child_key = S.keys[S.root_index + ply + 1]
-            busy_slot = &S.busy[child_key & (BUSY_SIZE - 1)]
+            busy_slot = busy_slot_of(S, child_key)
             if i > 0 and k <= n and busy_slot[0] == child_key:
                 undo_move(S, ply, &moves[i])
                 deferred[ndeferred] = i
@@ -694,10 +699,22 @@ cdef inline int child(Search* S, int alpha, int beta, int depth, int ply, int pv
     return -negamax(S, -beta, -alpha, depth, ply, pv_node)
 
 
+cdef inline void root_move_to_front(Search* S, int i, int first) noexcept nogil:
+    """Move root move i (and its score) to index `first`, keeping the others' order."""
+    cdef SMove m = S.root_moves[i]
+    cdef int score = S.root_scores[i]
+    while i > first:
+        S.root_moves[i] = S.root_moves[i - 1]
+        S.root_scores[i] = S.root_scores[i - 1]
+        i -= 1
+    S.root_moves[first] = m
+    S.root_scores[first] = score
+
+
 cdef int search_root(Search* S, int alpha, int beta, int depth, int first) noexcept nogil:
     """Search the root moves from index `first` on; the best one moves to `first` and its line to
     the PV. Moves that fail low keep -INF as their score and their previous relative order."""
-    cdef int i, j, score, best = -INF, best_i = -1, same, me = mover(S)
+    cdef int i, score, best = -INF, best_i = -1, same, me = mover(S)
     cdef int k = first, ndeferred = 0
     cdef int deferred[SEARCH_MAX_MOVES]
     cdef u64 child_key = 0
@@ -721,7 +738,7 @@ cdef int search_root(Search* S, int alpha, int beta, int depth, int first) noexc
         do_move(S, 0, &m)
         if S.busy != NULL:
             child_key = S.keys[S.root_index + 1]
-            busy_slot = &S.busy[child_key & (BUSY_SIZE - 1)]
+            busy_slot = busy_slot_of(S, child_key)
             if i > first and k <= S.nroot and busy_slot[0] == child_key:
                 undo_move(S, 0, &m)
                 deferred[ndeferred] = i
@@ -752,16 +769,7 @@ cdef int search_root(Search* S, int alpha, int beta, int depth, int first) noexc
                 if score >= beta:
                     break
     if best_i > first:
-        # Bring the best move to the front, keeping the others' order.
-        m = S.root_moves[best_i]
-        score = S.root_scores[best_i]
-        j = best_i
-        while j > first:
-            S.root_moves[j] = S.root_moves[j - 1]
-            S.root_scores[j] = S.root_scores[j - 1]
-            j -= 1
-        S.root_moves[first] = m
-        S.root_scores[first] = score
+        root_move_to_front(S, best_i, first)
     return best
 
 
@@ -1371,12 +1379,8 @@ cdef class Engine:
                 break
         else:
             return None         # cannot happen: the helpers search the same root moves
-        while i > 0:
-            S.root_moves[i] = S.root_moves[i - 1]
-            S.root_scores[i] = S.root_scores[i - 1]
-            i -= 1
-        S.root_moves[0] = pv[0]
-        S.root_scores[0] = score
+        S.root_scores[i] = score
+        root_move_to_front(S, i, 0)
         self.handovers += 1
         return taken_depth, score, [(<char*>&pv[i])[:sizeof(SMove)] for i in range(n)]
 
