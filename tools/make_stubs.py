@@ -90,6 +90,11 @@ TYPES = {
     ("SuperDimensionesMove", "promotes"): "promotes: bool",
     ("SuperDimensionesMove", "text"): "text: str",
 }
+# Private members that tests call, stubbed so that mypy accepts those tests (not in dir's
+# public names, so listed here by hand).
+PRIVATE = {
+    "DraughtsBoard": ["def _exchange_offers(self) -> list[DraughtsMove]: ..."],
+}
 ENGINE = '''class Engine:
     """The search, with its transposition table (see engine._search)."""
     hash_mb: int
@@ -150,6 +155,7 @@ DRAUGHTS = [
     "def _set_patterns(vid: int, regions: list[list[int]], rotated: list[list[int]], "
     "king_rows: list[list[int]], n_king_rows: int, weights: Any, phase_start: int, "
     "drawish: bool, tempo: bool = ...) -> None: ...",
+    "def _pattern_tables(vid: int) -> int: ...",
     "def _clear_patterns(vid: int) -> None: ...",
     "def _pattern_features(vid: int, regions: list[list[int]], rotated: list[list[int]], "
     "white: Any, black: Any, kings: Any, stm: Any) -> tuple[Any, Any, Any, Any]: ..."]
@@ -203,6 +209,7 @@ def family_stub(module: str, board: str, move: str, square: str, functions: list
     lines.append("    " + BOARD["__init__"])
     for name in public(board_cls):
         lines.append("    " + member(board, name, BOARD, move, square))
+    lines.extend("    " + line for line in PRIVATE.get(board, []))
     lines.append("")
     lines.extend(functions)
     return "\n".join(lines) + "\n"
@@ -238,6 +245,7 @@ def main() -> int:
         "    def _set_linear(self, weights: Any) -> None: ...\n"
         "    def _clear_linear(self) -> None: ...\n\n"
         "def game_perft(board: GameBoard, depth: int) -> int: ...\n"
+        "def game_key_after_check(board: GameBoard, depth: int) -> tuple[int, int]: ...\n"
         "def game_stop_perft() -> None: ...\n\nclass ProbeSource: ...\n")
     (out / "_search.pyi").write_text(
         "# Type stubs of a native module: made by tools/make_stubs.py.\n"
