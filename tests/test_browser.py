@@ -14,7 +14,8 @@ import engine
 
 pytest.importorskip("bottle", reason="the web board needs Bottle (pip install '.[web]')")
 webdriver = pytest.importorskip("selenium.webdriver", reason="browser tests need Selenium")
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException  # noqa: E402
+from selenium.common.exceptions import (  # noqa: E402
+    StaleElementReferenceException, TimeoutException, WebDriverException)
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
@@ -207,8 +208,12 @@ def test_analysis_lines_navigation_flip_and_export(site, browser):
     until(browser, lambda d: "1. 32-28 18-23" in d.find_element(By.ID, "export").get_attribute("value"),
           "the game record")
     browser.find_element(By.ID, "copy-fen").click()
-    until(browser, lambda d: d.find_element(By.ID, "export").get_attribute("value")
-          == page_state(d)["fen"], "the FEN")
+    try:
+        until(browser, lambda d: d.find_element(By.ID, "export").get_attribute("value")
+              == page_state(d)["fen"], "the FEN")
+    except TimeoutException:
+        pytest.fail(f"the export box shows {browser.find_element(By.ID, 'export').get_attribute('value')!r}, "
+                    f"the page's position is {page_state(browser)['fen']!r}")
 
 
 def test_errors_are_shown_on_the_page_and_change_nothing(site, browser):

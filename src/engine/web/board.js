@@ -16,6 +16,7 @@ let offered = [];         // moves those clicks end on, when several do: the pag
 let shownSvg = "";
 let shownLine = "";
 let busy = 0;             // requests in flight: polls wait
+let draws = 0;            // states drawn so far: a poll answer is drawn only if none came since
 let dragFrom = null;
 
 async function api(method, path, data) {
@@ -237,6 +238,7 @@ function seatName(seat) { return (state.seats && state.seats[seat]) || seat; }
 function draw(newState) {
   if (state && newState.fen !== state.fen) letGo();     // another position: clicks are stale
   state = newState;
+  draws += 1;
   $("title").textContent = state.title;
   if (state.svg !== shownSvg) {
     $("board").innerHTML = state.svg;
@@ -298,6 +300,9 @@ function drawLine() {
 function drawAnalysis() {
   const box = $("analysis");
   const report = state.analysis;
+  // While analysing, the box keeps its height (it scrolls): lines that grow and wrap at every
+  // poll must not move the buttons below it under a person's pointer.
+  box.classList.toggle("on", Boolean(state.analysing || report));
   if (!report) { box.textContent = state.analysing ? "analysing..." : ""; return; }
   if (report.error) { box.textContent = report.error; return; }
   const head = `depth ${report.depth}/${report.seldepth}  nodes ${report.nodes}  ` +
@@ -402,9 +407,13 @@ async function undo() {
 async function refresh() {
   if (!gameId) return;
   const asked = gameId;
+  const drawnBefore = draws;
   const fresh = await api("GET", `/api/games/${asked}${query()}`);
-  // A poll that was under way while the page made a move or a new game is older news.
-  if (asked === gameId && !busy && fresh.generation >= state.generation) draw(fresh);
+  // A poll that was under way while the page drew another answer (a move, a flip, a new game)
+  // is older news: drawn, it would undo that action on the page until the next poll.
+  if (asked === gameId && !busy && draws === drawnBefore && fresh.generation >= state.generation) {
+    draw(fresh);
+  }
 }
 
 async function poll() {
