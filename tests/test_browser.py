@@ -30,6 +30,7 @@ if BROWSER is None or DRIVER is None:
                 "chromium-driver)", allow_module_level=True)
 
 WAIT = 60          # seconds: generous, a loaded machine is slow but never this slow
+POLL_S = 0.4       # the page asks for its game's state this often (board.js POLL_MS)
 
 
 @pytest.fixture(scope="module")
@@ -192,6 +193,14 @@ def test_analysis_lines_navigation_flip_and_export(site, browser):
     Select(browser.find_element(By.ID, "multipv")).select_by_value("2")
     until(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#analysis .line")) == 2,
           "two lines of analysis")
+    # The lines grow and wrap as the depth rises: the buttons below them stay where they are
+    # (they moved under the pointer before the box kept its height).
+    fen_button_y = "return document.getElementById('copy-fen').getBoundingClientRect().y"
+    heights = set()
+    for _ in range(8):
+        heights.add(browser.execute_script(fen_button_y))
+        time.sleep(POLL_S)
+    assert len(heights) == 1, f"the FEN button moved while the analysis ran: {sorted(heights)}"
     browser.find_element(By.ID, "first").click()
     until(browser, lambda d: page_state(d)["cursor"] == 0, "the start shown")
     assert page_state(browser)["fen"] == engine.Board("international").fen()
