@@ -160,6 +160,28 @@ def test_search_with_compressed_tables_knows_wins_without_distances(pair):
     assert searcher.search(engine.Board("checkers", "W:WK1:BK32"), depth=4).score == 0
 
 
+def test_the_move_at_a_table_root_is_the_distances_best(pair):
+    """Inside compressed tables the search sees "won" without a distance; the move it returns
+    at a root the tables hold is still the fastest win (or the slowest loss), as raw tables'
+    exact scores make it choose."""
+    raw, packed = pair
+    exact = egdb.Tables(raw, "checkers")
+    searcher = engine.Engine(hash_mb=8)
+    searcher.tablebases = egdb.Tables(packed, "checkers")
+    for fen, want in (("W:WK1,K2:BK32", min), ("B:WK1,K2:BK32", max),
+                      ("W:WK1,K2,6:BK32", min)):
+        board = engine.Board("checkers", fen)
+        distances = {}
+        for move in board.legal_moves():
+            child = board.copy()
+            child.push(move)
+            distances[str(move)] = exact.probe(child).plies
+        result = searcher.search(board, depth=3)
+        assert distances[str(result.best_move)] == want(distances.values()), fen
+        assert result.pv[0] == result.best_move
+        assert exact.probe(board).plies == want(distances.values()) + 1, fen
+
+
 def test_solve_with_compressed_tables(pair):
     raw, packed = pair
     tables = egdb.Tables(packed, "checkers")

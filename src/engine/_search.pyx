@@ -33,6 +33,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 import threading as _threading
 import time as _time
+from dataclasses import replace as _dataclass_replace
 
 from ._game cimport (GameBoard, GameOps, SMove, u64, SEARCH_MAX_MOVES, POS_MAX, UNDO_MAX,
                      RULE_NONE, RULE_DRAW, RULE_LOSS, RULE_WIN, END_NONE, ProbeFn, ProbeSource)
@@ -928,6 +929,35 @@ def _move_orders(GameBoard board, int tt_move, killer_moves, history):
     return [order[i] for i in range(n)], generic
 
 
+def _table_move(tables, board, result):
+    """The search's result, its move replaced by the one the tables' distances call best when
+    they hold the root: the fastest win, or the slowest loss. Probing compressed tables, the
+    search sees only "won" inside them, and can shuffle in a won position until a move-count
+    rule draws the game (docs/egdb.md); raw tables give the same move as the search."""
+    probe = getattr(tables, "probe", None)
+    if probe is None or board.variant != tables.variant:
+        return result
+    root = probe(board)
+    if root is None or root.result == "draw":
+        return result
+    best, best_plies = None, None
+    for move in board.legal_moves():
+        child = board.copy()
+        child.push(move)
+        answer = probe(child)
+        if answer is None:
+            return result                   # a move out of the tables: the search decides
+        if root.result == "win":
+            if answer.result == "loss" and (best is None or answer.plies < best_plies):
+                best, best_plies = move, answer.plies
+        elif answer.result == "win" and (best is None or answer.plies > best_plies):
+            best, best_plies = move, answer.plies
+    if best is None or best == result.best_move:
+        return result
+    line = PVLine(result.score, result.mate, [best])
+    return _dataclass_replace(result, best_move=best, pv=[best], lines=[line])
+
+
 def _mate_distance(int score):
     """Moves (not plies) to the end for a won (> 0) or lost (< 0) score, else None."""
     if score >= MATE_BOUND:
@@ -1183,10 +1213,13 @@ cdef class Engine:
         if not self._lock.acquire(blocking=False):
             raise RuntimeError("this engine is already searching (use one Engine per thread)")
         try:
-            return self._search(board, depth, nodes, movetime, wtime, btime, winc, binc,
-                                movestogo, infinite, multipv, info, asked_at)
+            result = self._search(board, depth, nodes, movetime, wtime, btime, winc, binc,
+                                  movestogo, infinite, multipv, info, asked_at)
         finally:
             self._lock.release()
+        if self._tables_owner is not None and multipv == 1 and result.best_move is not None:
+            result = _table_move(self._tables_owner, board, result)
+        return result
 
     def _search(self, board, depth, nodes, movetime, wtime, btime, winc, binc, movestogo,
                 infinite, multipv, info, asked_at):
