@@ -931,29 +931,19 @@ def _move_orders(GameBoard board, int tt_move, killer_moves, history):
 
 def _table_move(tables, board, result):
     """The search's result, its move replaced by the one the tables' distances call best when
-    they hold the root: the fastest win, or the slowest loss. Probing compressed tables, the
-    search sees only "won" inside them, and can shuffle in a won position until a move-count
-    rule draws the game (docs/egdb.md); raw tables give the same move as the search."""
-    probe = getattr(tables, "probe", None)
-    if probe is None or board.variant != tables.variant:
+    they hold the root as won or lost: the fastest win, or the slowest loss. Probing
+    compressed tables, the search sees only "won" inside them, and can shuffle in a won
+    position until a move-count rule draws the game (docs/egdb.md); raw tables give the same
+    move as the search."""
+    if not hasattr(tables, "best_move") or board.variant != tables.variant:
         return result
-    root = probe(board)
+    root = tables.probe(board)
     if root is None or root.result == "draw":
         return result
-    best, best_plies = None, None
-    for move in board.legal_moves():
-        child = board.copy()
-        child.push(move)
-        answer = probe(child)
-        if answer is None:
-            return result                   # a move out of the tables: the search decides
-        if root.result == "win":
-            if answer.result == "loss" and (best is None or answer.plies < best_plies):
-                best, best_plies = move, answer.plies
-        elif answer.result == "win" and (best is None or answer.plies > best_plies):
-            best, best_plies = move, answer.plies
-    if best is None or best == result.best_move:
+    found = tables.best_move(board, root)
+    if found is None or found[0] == result.best_move:
         return result
+    best = found[0]
     line = PVLine(result.score, result.mate, [best])
     return _dataclass_replace(result, best_move=best, pv=[best], lines=[line])
 

@@ -338,6 +338,28 @@ class Tables:
         return Probe({_RULE_WIN: "win", _RULE_LOSS: "loss", _RULE_DRAW: "draw"}[code],
                      plies if code != _RULE_DRAW else 0)
 
+    def best_move(self, board, probe: Probe | None = None) -> tuple | None:
+        """The move the distances call best from ``board`` (left unchanged) and the probe of the
+        position it leads to: the winner's fastest win, the loser's slowest loss, or a move that
+        keeps a draw; None when the tables do not hold ``board`` or no move qualifies.
+        ``probe``: ``board``'s own, when already known."""
+        if probe is None:
+            probe = self.probe(board)
+            if probe is None:
+                return None
+        copy = board.copy()
+        for move in copy.legal_moves():
+            copy.push(move)
+            child = self.probe(copy)
+            copy.pop()
+            if child is None:
+                continue
+            if probe.result == "draw" and child.result == "draw" or \
+                    probe.result != "draw" and child.result not in ("draw", probe.result) and \
+                    child.plies == probe.plies - 1:
+                return move, child
+        return None
+
 
 def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
           report=print, kings_only: bool = False, threads: int | None = None,
@@ -615,23 +637,12 @@ def _table_line(board, tables: Tables, probe: Probe) -> list:
     current = probe
     while current.result != "draw" and current.plies > 0 or \
             current.result == "draw" and len(line) < DRAW_LINE_PLIES:
-        choice = None
-        for move in copy.legal_moves():
-            copy.push(move)
-            child = tables.probe(copy)
-            copy.pop()
-            if child is None:
-                continue
-            if current.result == "draw" and child.result == "draw" or \
-                    current.result != "draw" and child.result != "draw" and \
-                    child.result != current.result and child.plies == current.plies - 1:
-                choice, current_next = move, child
-                break
-        if choice is None:
+        found = tables.best_move(copy, current)
+        if found is None:
             break
+        choice, current = found
         line.append(choice)
         copy.push(choice)
-        current = current_next
     return line
 
 

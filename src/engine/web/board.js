@@ -411,9 +411,7 @@ async function refresh() {
   const fresh = await api("GET", `/api/games/${asked}${query()}`);
   // A poll that was under way while the page drew another answer (a move, a flip, a new game)
   // is older news: drawn, it would undo that action on the page until the next poll.
-  if (asked === gameId && !busy && draws === drawnBefore && fresh.generation >= state.generation) {
-    draw(fresh);
-  }
+  if (asked === gameId && !busy && draws === drawnBefore) draw(fresh);
 }
 
 async function poll() {
