@@ -15,9 +15,9 @@ the result and stopped early. ``--packed DIR`` (the raw tables again) is the con
 against raw, which should read 1.0.
 
 With ``--moves 1`` every search starts from a position unrelated to the one before: nearly every
-block of the compressed tables it reads is inflated for the first time (the cold case). With
+block of the compressed tables it reads is decoded for the first time (the cold case). With
 ``--moves K`` each position is played on for K moves, both sides searching, the hash table
-cleared only at the start, as an engine plays a game (the blocks a search inflated serve the
+cleared only at the start, as an engine plays a game (the blocks a search decoded serve the
 next ones); raw and compressed each play their own continuation."""
 
 from __future__ import annotations
@@ -122,8 +122,7 @@ def main() -> None:
               f"{hits:>11,} table hits {hits / seconds / 1e6:6.3f} M/s")
     ratio = (totals["compressed"][0] / totals["compressed"][2]) / \
         (totals["raw"][0] / totals["raw"][2])
-    print(f"compressed: {packed.native.blocks_inflated:,} blocks inflated by "
-          f"{packed.native.inflater}")
+    print(f"compressed: {packed.native.blocks_decoded:,} blocks decoded")
     played = f", played on for up to {args.moves} moves each" if args.moves > 1 else ""
     print(f"nodes per second, compressed / raw: {ratio:.3f} over {len(boards)} positions of "
           f"{raw.pieces + 1}-{raw.pieces + 2} pieces{played}, {args.movetime} s a search")

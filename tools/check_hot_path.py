@@ -37,7 +37,7 @@ HOT = {
         "slice_size", "rank_set", "rank_free", "unrank_set", "set_pos", "pos_index", "decode",
         "free_squares", "lookup", "push", "predecessors", "build_slice", "probe_c", "expected_code", "verify_range",
         "any_code", "packed_code", "successor_code", "code_to_rule", "packed_get",
-        "packed_read", "cache_new", "cache_free", "inflate_block", "free_decompressors"],
+        "packed_read", "cache_new", "cache_free", "decode_block", "free_decoders"],
     "_draughts_wide": DRAUGHTS,
     "_stacks": ["add", "side_moves", "generate", "make", "unmake", "compute_key", "checkers",
                 "rule_end", "mobility", "evaluate", "perft", "_op_generate", "_op_captures",

@@ -46,11 +46,10 @@ cdef enum:
     WIN_ANY = 256             # won, lost: a compressed slice's answer when no distance is asked
     LOSS_ANY = 257
     MAX_RESOLVE = 32          # successors followed from a compressed slice's position, deepest
-    WDL_SLOTS = 32768         # cache of inflated blocks: win/draw/loss (4 kB at most each:
-                              # 64 MB of 2 kB blocks when full),
-    DIST_SLOTS = 64           # distances (64 kB at most each)
+    WDL_SLOTS = 16384         # cache of decoded blocks: win/draw/loss (4 kB each: 64 MB),
+    DIST_SLOTS = 64           # distances (256 kB each: 16 MB)
     WDL_BLOCK_BYTES = 1 << 12
-    DIST_BLOCK_BYTES = 1 << 16
+    DIST_BLOCK_BYTES = 1 << 18
 
 ctypedef struct Ctx:
     const Rules* R
@@ -67,7 +66,7 @@ ctypedef struct Ctx:
     Packed* dist[MAXP + 1][MAXP + 1][MAXP + 1][MAXP + 1]
     BlockCache* wdl_cache
     BlockCache* dist_cache
-    Inflater inflater
+    Decoders decoders
 
 ctypedef struct Queue:
     uint32_t* data
@@ -234,7 +233,7 @@ cdef int packed_code(const Ctx* c, const Pos* p, int wm, int wk, int bm, int bk,
             return UNKNOWN
         return successor_code(c, &q, need_plies, depth)
     cdef u64 idx = pos_index(c, &q, wm, bm, wk, bk)
-    w = packed_get(c.wdl[wm][wk][bm][bk], c.wdl_cache, &c.inflater, idx)
+    w = packed_get(c.wdl[wm][wk][bm][bk], c.wdl_cache, &c.decoders, idx)
     if w < 0:
         return UNKNOWN
     if w == 0:
@@ -245,7 +244,7 @@ cdef int packed_code(const Ctx* c, const Pos* p, int wm, int wk, int bm, int bk,
         return successor_code(c, &q, need_plies, depth)
     if c.dist[wm][wk][bm][bk] == NULL:
         return UNKNOWN
-    s = packed_get(c.dist[wm][wk][bm][bk], c.dist_cache, &c.inflater, idx)
+    s = packed_get(c.dist[wm][wk][bm][bk], c.dist_cache, &c.decoders, idx)
     if s < 0:
         return UNKNOWN
     return 2 * s + 2                           # plies 2s + 1, stored as plies + 1
@@ -593,7 +592,7 @@ cdef class DraughtsTableSet(ProbeSource):
                         free(self.c.dist[a][b][d][e])
         cache_free(self.c.wdl_cache)
         cache_free(self.c.dist_cache)
-        free_decompressors(&self.c.inflater)
+        free_decoders(&self.c.decoders)
         free(self.c)
 
     def __init__(self, variant: str):
@@ -785,34 +784,34 @@ cdef class DraughtsTableSet(ProbeSource):
 
     # -- compressed slices --
 
-    def set_inflater(self, size_t uncompress, tuple libdeflate=None):
-        """How compressed slices are read: the address of zlib's uncompress(), and libdeflate's
-        (zlib_decompress, alloc_decompressor, free_decompressor) addresses where it is
-        installed (None: zlib only)."""
-        cdef Inflater* inf = &self.c.inflater
+    def set_decoders(self, size_t lz4_decode, tuple zstd):
+        """How compressed slices are read: the address of liblz4's LZ4_decompress_safe, and
+        libzstd's (ZSTD_decompressDCtx, ZSTD_isError, ZSTD_createDCtx, ZSTD_freeDCtx)."""
+        cdef Decoders* dec = &self.c.decoders
         cdef int i
-        cdef size_t decompress, alloc, release
-        if uncompress == 0:
-            raise ValueError("no uncompress function")
-        if inf.uncompress != NULL:
+        cdef size_t decode, is_error, create, release
+        decode, is_error, create, release = zstd
+        if not (lz4_decode and decode and is_error and create and release):
+            raise ValueError("a decoder function is missing")
+        if dec.lz4 != NULL:
             return                                 # set once, by the first compressed slice
-        if libdeflate is not None:
-            decompress, alloc, release = libdeflate
-            if not (decompress and alloc and release):
-                raise ValueError("incomplete libdeflate functions")
-        inf.uncompress = <InflateFn>uncompress
-        if libdeflate is None:
-            return
-        inf.deflate_free = <DeflateFreeFn>release
-        for i in range(DECOMPRESSORS):
-            inf.decompressors[i] = (<DeflateAllocFn>alloc)()
-            if inf.decompressors[i] == NULL:
-                free_decompressors(inf)
+        dec.zstd_free = <ZstdFreeFn>release
+        for i in range(ZSTD_CONTEXTS):
+            dec.contexts[i] = (<ZstdNewFn>create)()
+            if dec.contexts[i] == NULL:
+                free_decoders(dec)
                 raise MemoryError()
-        inf.deflate = <DeflateFn>decompress
+        dec.zstd = <ZstdDecodeFn>decode
+        dec.zstd_is_error = <ZstdIsErrorFn>is_error
+        dec.lz4 = <Lz4DecodeFn>lz4_decode
+
+    @staticmethod
+    def block_check(const uint8_t[::1] data) -> int:
+        """The 32-bit check a compressed file stores for a block of these bytes."""
+        return egdb_block_check(&data[0] if data.shape[0] else NULL, data.shape[0])
 
     def set_cache_blocks(self, int blocks):
-        """Hold at most `blocks` inflated win/draw/loss blocks (a power of two, at least 8;
+        """Hold at most `blocks` decoded win/draw/loss blocks (a power of two, at least 8;
         default WDL_SLOTS): a smaller cache for small memory, or for tests of its replacement.
         Empties the cache; call it while no search runs."""
         if blocks < CACHE_WAYS or blocks & (blocks - 1):
@@ -826,21 +825,14 @@ cdef class DraughtsTableSet(ProbeSource):
                 raise MemoryError()
 
     @property
-    def blocks_inflated(self) -> int:
-        """Compressed blocks inflated by probes so far (each a miss of the block cache)."""
+    def blocks_decoded(self) -> int:
+        """Compressed blocks decoded by probes so far (each a miss of the block cache)."""
         cdef unsigned long long n = 0
         if self.c.wdl_cache != NULL:
-            n += self.c.wdl_cache.inflated
+            n += self.c.wdl_cache.decoded
         if self.c.dist_cache != NULL:
-            n += self.c.dist_cache.inflated
+            n += self.c.dist_cache.decoded
         return n
-
-    @property
-    def inflater(self) -> str:
-        """What reads compressed slices: 'libdeflate', 'zlib', or '' before the first one."""
-        if self.c.inflater.deflate != NULL:
-            return "libdeflate"
-        return "zlib" if self.c.inflater.uncompress != NULL else ""
 
     def streams(self, tuple signature):
         """What a compressed slice stores, from an attached raw slice: (wdl, dist), a byte per
@@ -877,14 +869,15 @@ cdef class DraughtsTableSet(ProbeSource):
         return wdl, dist
 
     def attach_packed(self, tuple signature, wdl, dist):
-        """Make a compressed slice known: wdl and dist are (offsets, data, per_block) with
-        offsets a uint64 array of nblocks + 1 byte positions into data (uint8); dist may be
+        """Make a compressed slice known: wdl and dist are (offsets, checks, data, per_block)
+        with offsets a uint64 array of nblocks + 1 byte positions into data (uint8) and checks
+        the uint32 block_check of each block; wdl's blocks are LZ4, dist's zstd. dist may be
         None (then no distances: probes that need one answer unknown)."""
         wm, wk, bm, bk = signature
         if max(signature) > MAXP:
             raise ValueError(f"slice {signature}: at most {MAXP} pieces of a kind")
-        if self.c.inflater.uncompress == NULL:
-            raise ValueError("set_inflater first")
+        if self.c.decoders.lz4 == NULL:
+            raise ValueError("set_decoders first")
         size = self.size(signature)
         cdef size_t wdl_packed = self._packed_new(signature, wdl, 2, size), dist_packed = 0
         if dist is not None:
@@ -895,12 +888,12 @@ cdef class DraughtsTableSet(ProbeSource):
                 raise
         # The caches' slots fit the largest blocks attached (re-made, empty, when a slice has
         # larger ones: attaching happens while no search runs).
-        if self.c.wdl_cache == NULL or self.c.wdl_cache.buf_bytes < wdl[2] // 4:
+        if self.c.wdl_cache == NULL or self.c.wdl_cache.buf_bytes < wdl[3] // 4:
             cache_free(self.c.wdl_cache)
-            self.c.wdl_cache = cache_new(self.wdl_slots, wdl[2] // 4)
-        if dist is not None and (self.c.dist_cache == NULL or self.c.dist_cache.buf_bytes < dist[2]):
+            self.c.wdl_cache = cache_new(self.wdl_slots, wdl[3] // 4)
+        if dist is not None and (self.c.dist_cache == NULL or self.c.dist_cache.buf_bytes < dist[3]):
             cache_free(self.c.dist_cache)
-            self.c.dist_cache = cache_new(DIST_SLOTS, dist[2])
+            self.c.dist_cache = cache_new(DIST_SLOTS, dist[3])
         if self.c.wdl_cache == NULL or (dist is not None and self.c.dist_cache == NULL):
             free(<Packed*>wdl_packed)
             free(<Packed*>dist_packed)
@@ -917,24 +910,31 @@ cdef class DraughtsTableSet(ProbeSource):
 
     def _packed_new(self, tuple signature, stream, int bits, u64 entries) -> int:
         """A new Packed (its address) over a stream's arrays, after checking them."""
-        offsets, data, per_block = stream
-        if offsets.dtype != np.uint64 or offsets.ndim != 1 or data.dtype != np.uint8 or data.ndim != 1:
-            raise ValueError(f"slice {signature}: offsets must be uint64 and data uint8")
+        offsets, checks, data, per_block = stream
+        if offsets.dtype != np.uint64 or offsets.ndim != 1 or data.dtype != np.uint8 or \
+                data.ndim != 1 or checks.dtype != np.uint32 or checks.ndim != 1:
+            raise ValueError(f"slice {signature}: offsets must be uint64, checks uint32 and "
+                             f"data uint8")
         if per_block <= 0 or per_block % 4 or \
                 per_block * bits // 8 > (WDL_BLOCK_BYTES if bits == 2 else DIST_BLOCK_BYTES):
             raise ValueError(f"slice {signature}: {per_block} entries a block is not allowed")
         nblocks = (entries + per_block - 1) // per_block
         if offsets.shape[0] != nblocks + 1 or nblocks == 0:
             raise ValueError(f"slice {signature}: {offsets.shape[0] - 1} blocks, expected {nblocks}")
+        if checks.shape[0] != nblocks:
+            raise ValueError(f"slice {signature}: {checks.shape[0]} block checks, expected {nblocks}")
         if offsets[0] != 0 or np.any(np.diff(offsets.astype(np.int64)) <= 0) or offsets[nblocks] != data.shape[0]:
             raise ValueError(f"slice {signature}: block offsets out of order or past the data")
         cdef const uint64_t[::1] off = offsets
+        cdef const uint32_t[::1] chk = checks
         cdef const uint8_t[::1] bytes_ = data
         cdef Packed* P = <Packed*>calloc(1, sizeof(Packed))
         if P == NULL:
             raise MemoryError()
         P.data = &bytes_[0]
         P.offsets = &off[0]
+        P.checks = &chk[0]
+        P.codec = CODEC_LZ4 if bits == 2 else CODEC_ZSTD
         P.entries = entries
         P.per_block = per_block
         P.nblocks = nblocks
@@ -973,15 +973,14 @@ cdef class DraughtsTableSet(ProbeSource):
         return out
 
     def bad_blocks(self, tuple signature) -> list:
-        """The blocks of a compressed slice that do not inflate to their size (zlib checks each
-        block's content): (stream, block) pairs, stream 'wdl' or 'dist'."""
+        """The blocks of a compressed slice whose check fails or that do not decode to their
+        size: (stream, block) pairs, stream 'wdl' or 'dist'."""
         wm, wk, bm, bk = signature
         if signature not in self._packed:
             raise ValueError(f"slice {signature} is not attached compressed")
         out = []
         cdef Packed* P
-        cdef uint8_t* buf = <uint8_t*>malloc(1 << 16)
-        cdef unsigned long got
+        cdef uint8_t* buf = <uint8_t*>malloc(DIST_BLOCK_BYTES)
         cdef uint32_t blk
         if buf == NULL:
             raise MemoryError()
@@ -992,10 +991,7 @@ cdef class DraughtsTableSet(ProbeSource):
                 if P == NULL:
                     continue
                 for blk in range(P.nblocks):
-                    got = 1 << 16
-                    err = self.c.inflater.uncompress(buf, &got, P.data + P.offsets[blk],
-                                         <unsigned long>(P.offsets[blk + 1] - P.offsets[blk]))
-                    if err != 0 or got != (P.block_bytes if blk + 1 < P.nblocks else P.last_bytes):
+                    if decode_block(P, &self.c.decoders, blk, buf, DIST_BLOCK_BYTES) != 0:
                         out.append((name, blk))
         finally:
             free(buf)
@@ -1003,7 +999,7 @@ cdef class DraughtsTableSet(ProbeSource):
 
     @property
     def corrupt_blocks(self) -> int:
-        """Blocks that failed to inflate while probing (their positions answered unknown)."""
+        """Corrupt blocks met while probing (their positions answered unknown)."""
         cdef unsigned long long n = 0
         if self.c.wdl_cache != NULL:
             n += self.c.wdl_cache.corrupt

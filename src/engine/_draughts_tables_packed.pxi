@@ -1,18 +1,21 @@
 # Compressed table slices: values packed at a fixed width (2 bits for win/draw/loss, 8 for the
-# distances of won positions), cut into blocks of a fixed number of entries, each block a zlib
-# stream of its own (so a probe inflates one block, and the stream's Adler-32 check catches a
-# corrupt block). The files are written by engine/egdb.py with Python's zlib. They are read
-# here by libdeflate where it is installed (about twice zlib's speed on these small blocks) and
-# otherwise by zlib's own uncompress(); Python hands over the functions' addresses, so no
-# header or link-time library is needed to build the package.
+# distances of won positions), cut into blocks of a fixed number of entries, each block
+# compressed on its own (so a probe decodes one block) and given a 32-bit check of its stored
+# bytes (so a corrupt block is never read as values). Win/draw/loss blocks are LZ4 (the search
+# decodes these, and LZ4 decodes a 4 kB block in about a microsecond, where zlib's inflate took
+# six: in the search's cold case that was the whole of what compressed tables cost against raw
+# ones); distance blocks, read only to answer Tables.probe, solve and verify, are zstd, which
+# packs them a sixth smaller than zlib did. The files are written by engine/egdb.py; both
+# libraries are the system's (liblz4, libzstd), their functions' addresses handed over from
+# Python, so no header or link-time library is needed to build the package.
 #
-# Inflated blocks stay in a cache shared by the search threads: sets of CACHE_WAYS blocks, a
+# Decoded blocks stay in a cache shared by the search threads: sets of CACHE_WAYS blocks, a
 # block's set chosen by a hash of its slice and number, the least recently read block of a set
-# replaced. Inflating is the whole cost of a compressed probe (7-15 us a block of 8,192 entries,
-# where a cached read takes a few ns), and a search from a 6-7 piece position touches tens of
-# thousands of blocks, so the cache is large (64 MB) and misses mostly blocks never read before:
-# like the hash table, its memory is made resident (on huge pages where the system allows)
-# when the tables are loaded. Each set has a spin lock held only while it is read or filled.
+# replaced. A search from a 6-7 piece position touches tens of thousands of blocks, and a
+# game's next search most of the same ones, so the cache is large (64 MB) and misses mostly
+# blocks never read before: like the hash table, its memory is made resident (on huge pages
+# where the system allows) when the tables are loaded. Each set has a spin lock held only
+# while it is read or filled.
 
 from libc.stdint cimport uint32_t, uint64_t
 
@@ -35,65 +38,78 @@ cdef extern from *:
     static inline void egdb_count(volatile unsigned long long* counter) {
         __atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
     }
+    /* The check of a block's stored bytes: two lanes of multiply-and-fold over 8-byte words
+     * (each step a bijection of the lane, so any one changed word changes the result), folded
+     * to 32 bits. About 0.1 us for a 1 kB block; the writer calls the same function. */
+    static inline unsigned int egdb_block_check(const unsigned char* p, size_t n) {
+        const unsigned long long K = 0x9E3779B97F4A7C15ULL;
+        unsigned long long a = 0x243F6A8885A308D3ULL ^ n, b = 0x13198A2E03707344ULL, w;
+        size_t i = 0;
+        for (; i + 16 <= n; i += 16) {
+            __builtin_memcpy(&w, p + i, 8);
+            a = (a ^ w) * K; a ^= a >> 29;
+            __builtin_memcpy(&w, p + i + 8, 8);
+            b = (b ^ w) * K; b ^= b >> 29;
+        }
+        for (; i < n; i++) {
+            a = (a ^ p[i]) * K; a ^= a >> 29;
+        }
+        a = (a ^ (b * K)) * K;
+        return (unsigned int)(a ^ (a >> 32));
+    }
     """
     void egdb_lock(volatile int* lock) noexcept nogil
     void egdb_unlock(volatile int* lock) noexcept nogil
     int egdb_try_lock(volatile int* lock) noexcept nogil
     void egdb_count(volatile unsigned long long* counter) noexcept nogil
+    uint32_t egdb_block_check(const uint8_t* p, size_t n) noexcept nogil
 
-# zlib: int uncompress(Bytef* dest, uLongf* destLen, const Bytef* source, uLong sourceLen)
-ctypedef int (*InflateFn)(unsigned char* dest, unsigned long* dest_len,
-                          const unsigned char* source, unsigned long source_len) noexcept nogil
-# libdeflate: enum libdeflate_result libdeflate_zlib_decompress(struct libdeflate_decompressor*,
-# const void* in, size_t in_nbytes, void* out, size_t out_nbytes_avail, size_t* actual_out);
-# a decompressor serves one call at a time.
-ctypedef int (*DeflateFn)(void* decompressor, const void* source, size_t source_len,
-                          void* dest, size_t dest_len, size_t* got) noexcept nogil
-ctypedef void* (*DeflateAllocFn)() noexcept nogil
-ctypedef void (*DeflateFreeFn)(void* decompressor) noexcept nogil
+# liblz4: int LZ4_decompress_safe(const char* src, char* dst, int srcSize, int dstCapacity),
+# the bytes written or a negative number for a malformed block.
+ctypedef int (*Lz4DecodeFn)(const char* source, char* dest, int source_len,
+                            int dest_len) noexcept nogil
+# libzstd: size_t ZSTD_decompressDCtx(ZSTD_DCtx*, void* dst, size_t dstCapacity,
+# const void* src, size_t srcSize), an error code that ZSTD_isError() tells apart; a context
+# serves one call at a time.
+ctypedef size_t (*ZstdDecodeFn)(void* context, void* dest, size_t dest_len, const void* source,
+                                size_t source_len) noexcept nogil
+ctypedef unsigned (*ZstdIsErrorFn)(size_t code) noexcept nogil
+ctypedef void* (*ZstdNewFn)() noexcept nogil
+ctypedef size_t (*ZstdFreeFn)(void* context) noexcept nogil
 
 cdef enum:
-    DECOMPRESSORS = 8             # libdeflate decompressors, for threads inflating at once
+    CODEC_LZ4 = 1
+    CODEC_ZSTD = 2
+    ZSTD_CONTEXTS = 8             # zstd contexts, for threads decoding distances at once
 
-ctypedef struct Inflater:
-    InflateFn uncompress          # zlib's: any number of threads at once
-    DeflateFn deflate             # libdeflate's, NULL when it is not installed
-    DeflateFreeFn deflate_free
-    void* decompressors[DECOMPRESSORS]
-    int locks[DECOMPRESSORS]
+ctypedef struct Decoders:
+    Lz4DecodeFn lz4
+    ZstdDecodeFn zstd
+    ZstdIsErrorFn zstd_is_error
+    ZstdFreeFn zstd_free
+    void* contexts[ZSTD_CONTEXTS]
+    int locks[ZSTD_CONTEXTS]
 
 
-cdef void free_decompressors(Inflater* inf) noexcept nogil:
+cdef void free_decoders(Decoders* dec) noexcept nogil:
     cdef int i
-    inf.deflate = NULL
-    for i in range(DECOMPRESSORS):
-        if inf.decompressors[i] != NULL:
-            inf.deflate_free(inf.decompressors[i])
-            inf.decompressors[i] = NULL
+    for i in range(ZSTD_CONTEXTS):
+        if dec.contexts[i] != NULL:
+            dec.zstd_free(dec.contexts[i])
+            dec.contexts[i] = NULL
+    dec.lz4 = NULL
+    dec.zstd = NULL
 
-
-cdef int inflate_block(Inflater* inf, uint8_t* dest, unsigned long* size, const uint8_t* source,
-                       unsigned long source_len) noexcept nogil:
-    """Inflate one zlib stream into dest (size: its room in, the bytes written out); 0 when the
-    stream is whole and its check agrees. libdeflate when a decompressor is free, else zlib."""
-    cdef int i, err
-    cdef size_t got = 0
-    if inf.deflate != NULL:
-        for i in range(DECOMPRESSORS):
-            if egdb_try_lock(&inf.locks[i]):
-                err = inf.deflate(inf.decompressors[i], source, source_len, dest, size[0], &got)
-                egdb_unlock(&inf.locks[i])
-                size[0] = got
-                return err
-    return inf.uncompress(dest, size, source, source_len)
 
 ctypedef struct Packed:
     const uint8_t* data           # the blocks, one after another
     const uint64_t* offsets       # block b is data[offsets[b] : offsets[b + 1]]
+    const uint32_t* checks        # egdb_block_check of each block's bytes
+    int codec                     # CODEC_LZ4 or CODEC_ZSTD
     u64 entries
     uint32_t per_block            # entries per block
     uint32_t nblocks
-    uint32_t block_bytes          # bytes of an inflated block
+    uint32_t block_bytes          # bytes of a decoded block
     uint32_t last_bytes           # bytes of the last one
     int bits                      # 2 or 8
     int id                        # tells this slice's blocks apart in the cache
@@ -111,9 +127,9 @@ ctypedef struct BlockCache:
     CacheSet* sets
     uint8_t* bufs                 # nsets * CACHE_WAYS buffers of buf_bytes, set by set
     int nsets                     # a power of two
-    uint32_t buf_bytes            # the largest inflated block a slot holds
-    unsigned long long corrupt    # blocks that failed to inflate (zlib's check), ever
-    unsigned long long inflated   # blocks inflated, ever (the cache's misses)
+    uint32_t buf_bytes            # the largest decoded block a slot holds
+    unsigned long long corrupt    # blocks whose check failed or that did not decode, ever
+    unsigned long long decoded    # blocks decoded, ever (the cache's misses)
 
 
 cdef BlockCache* cache_new(int nslots, uint32_t buf_bytes) noexcept nogil:
@@ -146,22 +162,43 @@ cdef void cache_free(BlockCache* cache) noexcept nogil:
     free(cache)
 
 
+cdef int decode_block(const Packed* P, Decoders* dec, uint32_t block, uint8_t* dest,
+                      size_t room) noexcept nogil:
+    """Decode block `block` of P into dest: 0 when its check agrees and it decodes to its
+    size, -1 otherwise (a corrupt block)."""
+    cdef const uint8_t* source = P.data + P.offsets[block]
+    cdef size_t n = <size_t>(P.offsets[block + 1] - P.offsets[block])
+    cdef size_t want = P.block_bytes if block + 1 < P.nblocks else P.last_bytes
+    cdef size_t got
+    cdef int i
+    if egdb_block_check(source, n) != P.checks[block]:
+        return -1
+    if P.codec == CODEC_LZ4:
+        return 0 if <size_t>dec.lz4(<const char*>source, <char*>dest, <int>n, <int>room) == want \
+            else -1
+    while True:                                 # a free zstd context (decoding takes < 1 ms)
+        for i in range(ZSTD_CONTEXTS):
+            if egdb_try_lock(&dec.locks[i]):
+                got = dec.zstd(dec.contexts[i], dest, room, source, n)
+                egdb_unlock(&dec.locks[i])
+                return 0 if not dec.zstd_is_error(got) and got == want else -1
+
+
 cdef inline int packed_read(const uint8_t* buf, int bits, u64 at) noexcept nogil:
     if bits == 8:
         return buf[at]
     return (buf[at >> 2] >> ((at & 3) * 2)) & 3
 
 
-cdef int packed_get(const Packed* P, BlockCache* cache, Inflater* inflater, u64 idx) noexcept nogil:
-    """Entry idx of a compressed slice, or -1 when its block does not inflate to its size."""
+cdef int packed_get(const Packed* P, BlockCache* cache, Decoders* dec, u64 idx) noexcept nogil:
+    """Entry idx of a compressed slice, or -1 when its block is corrupt."""
     cdef uint32_t block = <uint32_t>(idx // P.per_block)
     cdef u64 at = idx % P.per_block
     cdef u64 tag = ((<u64>P.id << 32) | block) + 1
     cdef int s = <int>((tag * 0x9E3779B97F4A7C15ULL) >> 32) & (cache.nsets - 1)
     cdef CacheSet* cs = &cache.sets[s]
     cdef uint8_t* buf
-    cdef unsigned long size
-    cdef int value, err, way, w
+    cdef int value, way, w
     egdb_lock(&cs.lock)
     way = -1
     for w in range(CACHE_WAYS):
@@ -174,11 +211,8 @@ cdef int packed_get(const Packed* P, BlockCache* cache, Inflater* inflater, u64 
             if cs.used[w] < cs.used[way]:
                 way = w
         buf = cache.bufs + (<size_t>s * CACHE_WAYS + way) * cache.buf_bytes
-        size = cache.buf_bytes
-        egdb_count(&cache.inflated)
-        err = inflate_block(inflater, buf, &size, P.data + P.offsets[block],
-                            <unsigned long>(P.offsets[block + 1] - P.offsets[block]))
-        if err != 0 or size != (P.block_bytes if block + 1 < P.nblocks else P.last_bytes):
+        egdb_count(&cache.decoded)
+        if decode_block(P, dec, block, buf, cache.buf_bytes) != 0:
             cs.tag[way] = 0
             cs.used[way] = 0
             egdb_unlock(&cs.lock)

@@ -14,7 +14,7 @@ A table directory holds one ``.npy`` file per material slice (draughts: one byte
 and ``manifest.json`` with each file's SHA-256, size and statistics.
 ``egdb compress`` turns raw slices into two compressed files each (``NAME.wdl``: win/draw/loss
 in two bits an entry; ``NAME.dist``: the distances of won positions), cut into blocks that
-inflate on their own (zlib), so that a probe reads one block; see docs/egdb.md. A build writes
+decode on their own (LZ4 and zstd), so that a probe reads one block; see docs/egdb.md. A build writes
 each slice atomically and records it in the manifest at once, so an interrupted build resumes
 where it stopped. Loading verifies every checksum and memory-maps the files. A checksum says
 only that a file is the one the manifest lists; ``verify`` checks what the values say: every
@@ -31,7 +31,6 @@ import hashlib
 import json
 import os
 import time
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,13 +41,17 @@ from .errors import EngineError
 
 FORMAT = 1
 MANIFEST = "manifest.json"
-# Compressed slice files: a header, the byte offsets of the blocks (nblocks + 1), the blocks.
-PACKED_MAGIC = b"DIMTBZ01"
+# Compressed slice files: a header, the byte offsets of the blocks (nblocks + 1, uint64), each
+# block's check (nblocks, uint32: DraughtsTableSet.block_check of its bytes), the blocks.
+PACKED_MAGIC = b"DIMTBZ02"
+OLD_MAGIC = b"DIMTBZ01"         # zlib blocks, before LZ4 and zstd
 PACKED_HEADER = np.dtype([("magic", "S8"), ("bits", "<u4"), ("per_block", "<u4"),
                           ("entries", "<u8"), ("nblocks", "<u8")])
-# Entries a block: 2 KB of win/draw/loss (the search inflates these, so they are small) and
-# 64 KB of distances (only Tables.probe, solve and verify read them).
-PER_BLOCK = {2: 1 << 13, 8: 1 << 16}
+# Entries a block: 4 KB of win/draw/loss (the search decodes these, so they are small) and
+# 256 KB of distances (only Tables.probe, solve and verify read them).
+PER_BLOCK = {2: 1 << 14, 8: 1 << 18}
+LZ4_LEVEL = 12                  # LZ4_compress_HC's highest: decoding is as fast at any level
+ZSTD_LEVEL = 19                 # zstd's highest before its "ultra" levels (slow to write)
 DEFAULT_DIR = "egdb"
 # RULE codes of the native probe (see _game.pxd).
 _RULE_NONE, _RULE_DRAW, _RULE_LOSS, _RULE_WIN = 0, 1, 2, 3
@@ -186,58 +189,112 @@ def _load_slice(folder: Path, name: str, entry: dict, native) -> None:
         raise TableError(f"{path}: {exc}") from None
 
 
-def _addresses(names: list, functions: tuple) -> tuple | None:
-    """The addresses of a shared library's functions, from the first of its names that loads
-    and has them all; None when none does."""
-    for lib in filter(None, names):
+class _Codecs:
+    """The system's liblz4 and libzstd, through ctypes: the functions that write compressed
+    slices, and the addresses of those that read them, handed to the native probe (so
+    building the package needs neither library's header)."""
+
+    def __init__(self):
+        lz4 = _library(["lz4", "liblz4.so.1", "liblz4.dylib", "liblz4.dll"],
+                       "LZ4_decompress_safe", "liblz4 (Debian: liblz4-1)")
+        zstd = _library(["zstd", "libzstd.so.1", "libzstd.dylib", "libzstd.dll"],
+                        "ZSTD_decompressDCtx", "libzstd (Debian: libzstd1)")
+        size_t, void_p, char_p = ctypes.c_size_t, ctypes.c_void_p, ctypes.c_char_p
+        self._lz4_bound = _function(lz4, "LZ4_compressBound", ctypes.c_int, [ctypes.c_int])
+        self._lz4_compress = _function(lz4, "LZ4_compress_HC", ctypes.c_int,
+                                       [char_p, void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int])
+        self._lz4_decompress = _function(lz4, "LZ4_decompress_safe", ctypes.c_int,
+                                         [char_p, void_p, ctypes.c_int, ctypes.c_int])
+        self._zstd_bound = _function(zstd, "ZSTD_compressBound", size_t, [size_t])
+        self._zstd_compress = _function(zstd, "ZSTD_compress", size_t,
+                                        [void_p, size_t, char_p, size_t, ctypes.c_int])
+        self._zstd_decompress = _function(zstd, "ZSTD_decompress", size_t,
+                                          [void_p, size_t, char_p, size_t])
+        self._zstd_is_error = _function(zstd, "ZSTD_isError", ctypes.c_uint, [size_t])
+        address = lambda lib, name: ctypes.cast(getattr(lib, name), ctypes.c_void_p).value
+        self.decoders = (address(lz4, "LZ4_decompress_safe"),
+                         tuple(address(zstd, name) for name in
+                               ("ZSTD_decompressDCtx", "ZSTD_isError", "ZSTD_createDCtx",
+                                "ZSTD_freeDCtx")))
+
+    def compress(self, data: bytes, bits: int) -> bytes:
+        """One block: LZ4 (highest level) for win/draw/loss, zstd for distances."""
+        if bits == 2:
+            out = ctypes.create_string_buffer(self._lz4_bound(len(data)))
+            n = self._lz4_compress(data, out, len(data), len(out), LZ4_LEVEL)
+            if n <= 0:
+                raise TableError("LZ4 could not compress a block")
+        else:
+            out = ctypes.create_string_buffer(self._zstd_bound(len(data)))
+            n = self._zstd_compress(out, len(out), data, len(data), ZSTD_LEVEL)
+            if self._zstd_is_error(n):
+                raise TableError("zstd could not compress a block")
+        return out.raw[:n]
+
+    def decompress(self, data: bytes, bits: int, size: int) -> bytes | None:
+        """One block back, or None when it does not decode to `size` bytes."""
+        out = ctypes.create_string_buffer(max(size, 1))
+        if bits == 2:
+            n = self._lz4_decompress(data, out, len(data), size)
+        else:
+            n = self._zstd_decompress(out, size, data, len(data))
+            n = -1 if self._zstd_is_error(n) else n
+        return out.raw[:n] if n == size else None
+
+
+def _library(names: list, function: str, package: str):
+    """The first of the names (a name for find_library, or a file) that loads and has the
+    function; a TableError naming the package otherwise."""
+    for name in names:
+        path = ctypes.util.find_library(name) if "." not in name else name
+        if not path:
+            continue
         try:
-            handle = ctypes.CDLL(lib)
-            found = tuple(ctypes.cast(getattr(handle, f), ctypes.c_void_p).value for f in functions)
+            lib = ctypes.CDLL(path)
+            getattr(lib, function)
+            return lib
         except (OSError, AttributeError):
             continue
-        if all(found):
-            return found
-    return None
+    raise TableError(f"compressed tables need the {package} library, which was not found")
+
+
+def _function(lib, name: str, restype, argtypes):
+    f = getattr(lib, name)
+    f.restype, f.argtypes = restype, argtypes
+    return f
 
 
 @functools.cache
-def _inflate_address() -> int:
-    """The address of zlib's uncompress() (the library Python's zlib module uses), for the
-    native probe: found at run time, so building the package needs no zlib header."""
-    found = _addresses([ctypes.util.find_library("z"), "libz.so.1", "libz.dylib", "zlib1.dll"],
-                       ("uncompress",))
-    if found is None:
-        raise TableError("compressed tables need the zlib library (libz), which was not found")
-    return found[0]
+def _codecs() -> _Codecs:
+    return _Codecs()
 
 
-@functools.cache
-def _libdeflate_addresses() -> tuple | None:
-    """libdeflate's zlib_decompress, alloc_decompressor and free_decompressor where the library
-    is installed (Debian: libdeflate0): it inflates the search's blocks about twice as fast as
-    zlib. None otherwise, and zlib reads them."""
-    return _addresses([ctypes.util.find_library("deflate"), "libdeflate.so.0", "libdeflate.dylib",
-                       "libdeflate.dll"], ("libdeflate_zlib_decompress",
-                                           "libdeflate_alloc_decompressor",
-                                           "libdeflate_free_decompressor"))
+def _block_check():
+    """The function that checks a block's stored bytes: the native reader's own."""
+    from ._draughts import DraughtsTableSet
+    return DraughtsTableSet.block_check
 
 
 def _read_packed(path: Path, bits: int, entries: int) -> tuple:
-    """(offsets, data, per_block) of a compressed slice file, memory-mapped."""
+    """(offsets, checks, data, per_block) of a compressed slice file, memory-mapped."""
     raw = np.memmap(path, dtype=np.uint8, mode="r")
     if raw.shape[0] < PACKED_HEADER.itemsize:
         raise TableError(f"{path}: too short for a compressed table file")
     head = raw[:PACKED_HEADER.itemsize].view(PACKED_HEADER)[0]
+    if head["magic"] == OLD_MAGIC:
+        raise TableError(f"{path}: compressed by an earlier version of the program (zlib "
+                         f"blocks); build the raw tables again and compress them")
     if head["magic"] != PACKED_MAGIC or int(head["bits"]) != bits:
         raise TableError(f"{path}: not a compressed table file of {bits}-bit entries")
     if int(head["entries"]) != entries:
         raise TableError(f"{path}: {int(head['entries'])} entries, the slice has {entries}")
     per_block, nblocks = int(head["per_block"]), int(head["nblocks"])
     start = PACKED_HEADER.itemsize
-    end = start + 8 * (nblocks + 1)
+    middle = start + 8 * (nblocks + 1)
+    end = middle + 4 * nblocks
     if nblocks < 1 or raw.shape[0] < end:
         raise TableError(f"{path}: truncated block index")
-    return raw[start:end].view(np.uint64), raw[end:], per_block
+    return raw[start:middle].view(np.uint64), raw[middle:end].view(np.uint32), raw[end:], per_block
 
 
 def _load_compressed(folder: Path, name: str, entry: dict, native) -> None:
@@ -248,7 +305,7 @@ def _load_compressed(folder: Path, name: str, entry: dict, native) -> None:
     wdl_path = _checked_file(folder, entry["file"], entry["bytes"], entry["sha256"])
     dist_path = _checked_file(folder, entry["dist_file"], entry["dist_bytes"], entry["dist_sha256"])
     try:
-        native.set_inflater(_inflate_address(), _libdeflate_addresses())
+        native.set_decoders(*_codecs().decoders)
         native.attach_packed(signature, _read_packed(wdl_path, 2, entries),
                              _read_packed(dist_path, 8, entries))
     except ValueError as exc:
@@ -266,27 +323,35 @@ def _write_packed(path: Path, values: np.ndarray, bits: int, pool) -> None:
     else:
         packed = values
     step = PER_BLOCK[bits] * bits // 8
-    blocks = list(pool.map(lambda i: zlib.compress(packed[i:i + step].tobytes(), 9),
+    codecs, check = _codecs(), _block_check()
+    blocks = list(pool.map(lambda i: codecs.compress(packed[i:i + step].tobytes(), bits),
                            range(0, packed.shape[0], step)))
     offsets = np.zeros(len(blocks) + 1, dtype=np.uint64)
     offsets[1:] = np.cumsum([len(b) for b in blocks])
+    checks = np.array([check(b) for b in blocks], dtype=np.uint32)
     head = np.zeros(1, dtype=PACKED_HEADER)
     head[0] = (PACKED_MAGIC, bits, PER_BLOCK[bits], entries, len(blocks))
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as fh:
         fh.write(head.tobytes())
         fh.write(offsets.tobytes())
+        fh.write(checks.tobytes())
         for block in blocks:
             fh.write(block)
     os.replace(tmp, path)
 
 
 def _check_packed(path: Path, values: np.ndarray, bits: int) -> None:
-    """Read a compressed stream back: every block must inflate to the values written."""
-    offsets, data, per_block = _read_packed(path, bits, values.shape[0])
+    """Read a compressed stream back: every block must decode to the values written."""
+    offsets, checks, data, per_block = _read_packed(path, bits, values.shape[0])
+    codecs, check = _codecs(), _block_check()
     for block in range(offsets.shape[0] - 1):
-        got = np.frombuffer(zlib.decompress(data[offsets[block]:offsets[block + 1]]), np.uint8)
+        stored = bytes(data[offsets[block]:offsets[block + 1]])
         want = values[block * per_block:(block + 1) * per_block]
+        got = codecs.decompress(stored, bits, (want.shape[0] * bits + 7) // 8)
+        if got is None or check(stored) != checks[block]:
+            raise TableError(f"{path}: block {block} does not read back as written")
+        got = np.frombuffer(got, np.uint8)
         if bits == 2:
             got = np.stack([got >> shift & 3 for shift in (0, 2, 4, 6)], axis=1).ravel()
         if not np.array_equal(got[:want.shape[0]], want):
