@@ -348,10 +348,10 @@ def _check_packed(path: Path, values: np.ndarray, bits: int) -> None:
     for block in range(offsets.shape[0] - 1):
         stored = bytes(data[offsets[block]:offsets[block + 1]])
         want = values[block * per_block:(block + 1) * per_block]
-        got = codecs.decompress(stored, bits, (want.shape[0] * bits + 7) // 8)
-        if got is None or check(stored) != checks[block]:
+        plain = codecs.decompress(stored, bits, (want.shape[0] * bits + 7) // 8)
+        if plain is None or check(stored) != checks[block]:
             raise TableError(f"{path}: block {block} does not read back as written")
-        got = np.frombuffer(got, np.uint8)
+        got = np.frombuffer(plain, np.uint8)
         if bits == 2:
             got = np.stack([got >> shift & 3 for shift in (0, 2, 4, 6)], axis=1).ravel()
         if not np.array_equal(got[:want.shape[0]], want):
