@@ -490,8 +490,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "first wrong positions; it exits with 1 if any is wrong. 'compress' "
                        "replaces each raw slice by a win/draw/loss file and a file of the won "
                        "positions' distances, in blocks compressed on their own (LZ4, zstd): "
-                       "under "
-                       "a tenth of the raw bytes for International 2-5 pieces; the search probes "
+                       "under a tenth of the raw bytes for International 2-5 pieces; the search probes "
                        "win/draw/loss from them. "
                        "Move-count draw rules are not part of the tables (docs/egdb.md).",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
