@@ -2,9 +2,9 @@
 # distances of won positions), cut into blocks of a fixed number of entries, each block
 # compressed on its own (so a probe decodes one block) and given a 32-bit check of its stored
 # bytes (so a corrupt block is never read as values). Win/draw/loss blocks are LZ4 (the search
-# decodes these, and LZ4 decodes a 4 kB block in about a microsecond, where zlib's inflate took
-# six: in the search's cold case that was the whole of what compressed tables cost against raw
-# ones); distance blocks, read only to answer Tables.probe, solve and verify, are zstd, which
+# decodes these: in its cold case decoding zlib blocks was the whole of what compressed tables
+# cost against raw ones, and LZ4 decodes several times faster; docs/egdb.md); distance blocks,
+# read only to answer Tables.probe, solve and verify, are zstd, which
 # packs them a sixth smaller than zlib did. The files are written by engine/egdb.py; both
 # libraries are the system's (liblz4, libzstd), their functions' addresses handed over from
 # Python, so no header or link-time library is needed to build the package.
@@ -170,12 +170,12 @@ cdef int decode_block(const Packed* P, Decoders* dec, uint32_t block, uint8_t* d
     cdef size_t n = <size_t>(P.offsets[block + 1] - P.offsets[block])
     cdef size_t want = P.block_bytes if block + 1 < P.nblocks else P.last_bytes
     cdef size_t got
-    cdef int i
+    cdef int i, written
     if egdb_block_check(source, n) != P.checks[block]:
         return -1
-    if P.codec == CODEC_LZ4:
-        return 0 if <size_t>dec.lz4(<const char*>source, <char*>dest, <int>n, <int>room) == want \
-            else -1
+    if P.codec == CODEC_LZ4:                    # the bytes written, or < 0 for a bad block
+        written = dec.lz4(<const char*>source, <char*>dest, <int>n, <int>room)
+        return 0 if written >= 0 and <size_t>written == want else -1
     while True:                                 # a free zstd context (decoding takes < 1 ms)
         for i in range(ZSTD_CONTEXTS):
             if egdb_try_lock(&dec.locks[i]):
