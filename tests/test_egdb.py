@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 import engine
@@ -216,6 +217,30 @@ def test_an_interrupted_build_resumes(tables, tmp_path):
     assert sorted(built) == ["0m2k-0m1k", "1m0k-1m0k"]
     assert sum("kept (checksum verified)" in line for line in lines) == len(lines) - 3
     assert rebuilt.probe(engine.Board("checkers", "W:WK1,K2:BK32")) == egdb.Probe("win", 33)
+
+
+def test_a_slice_built_on_two_threads_equals_the_one_built_on_one(tables):
+    """The build's passes split a slice into ranges (the settling step's predecessors written
+    with atomic operations): the same values and counts on one thread and on two."""
+    native, folder = tables["checkers"].native, tables["dir"] / "checkers"
+    manifest = json.loads((folder / "manifest.json").read_text())
+    for name in ("1m1k-1m1k", "0m2k-1m1k", "2m0k-1m1k"):
+        signature = native.parse_name(name)
+        assert native.size(signature) > 4 * 65536          # several ranges
+        stored = np.load(folder / manifest["slices"][name]["file"])
+        one, counts_one = native.build(signature, 1)
+        two, counts_two = native.build(signature, 2)
+        assert np.array_equal(one, stored) and np.array_equal(two, stored), name
+        entry = manifest["slices"][name]
+        assert counts_one == counts_two == (entry["wins"], entry["draws"], entry["losses"],
+                                            entry["invalid"], entry["longest_plies"])
+
+
+def test_a_slice_too_big_for_the_memory_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(egdb, "_physical_memory", lambda: 100_000)
+    with pytest.raises(egdb.TableError, match=r"slice 0m1k-1m1k needs 152.6 KiB of memory "
+                                              r"to build; this machine has 97.7 KiB"):
+        egdb.build("checkers", 3, tmp_path, report=None)
 
 
 # -- probing in the search, solving -----------------------------------------------------------------

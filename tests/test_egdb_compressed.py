@@ -275,10 +275,77 @@ def test_more_pieces_build_on_compressed_slices(pair, tmp_path):
                                   np.load(raw / "checkers" / entry["file"])), name
 
 
+def packed_files(manifest: dict) -> dict:
+    return {name: (entry["sha256"], entry["dist_sha256"])
+            for name, entry in manifest["slices"].items()}
+
+
+def test_a_build_that_compresses_as_it_goes_writes_the_same_files(pair, tmp_path):
+    raw, packed = pair
+    lines = []
+    tables = egdb.build("checkers", 4, tmp_path, report=lines.append, compress=True)
+    want = json.loads((packed / "checkers" / "manifest.json").read_text())
+    assert packed_files(tables.manifest) == packed_files(want)
+    assert not list((tmp_path / "checkers").glob("*.npy"))
+    # Each slice is compressed once no group left to build can lead to it: the 4-piece slices
+    # without men once those with one man are built (a promotion leads there), before the
+    # groups with more men; the smaller slices only at the end (a capture leads there).
+    built = [i for i, line in enumerate(lines) if line.startswith("[")]
+    compressed = {line.split()[0]: i for i, line in enumerate(lines) if " bytes -> " in line}
+    assert len(compressed) == len(tables.manifest["slices"])
+    signatures = {i: parse_name(lines[i].split()[2]) for i in built}
+    first_with_two_men = min(i for i, sig in signatures.items() if sum(sig) == 4
+                             and sig[0] + sig[2] == 2)
+    assert compressed["0m2k-0m2k"] < first_with_two_men
+    assert compressed["1m0k-1m1k"] > max(built) and compressed["0m1k-0m1k"] > max(built)
+
+
+def test_a_build_that_compresses_resumes_after_an_interruption(pair, tmp_path):
+    raw, packed = pair
+
+    def stop_at_the_first_compressed_slice(line):
+        if " bytes -> " in line:
+            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt):
+        egdb.build("checkers", 4, tmp_path, report=stop_at_the_first_compressed_slice,
+                   compress=True)
+    manifest = json.loads((tmp_path / "checkers" / "manifest.json").read_text())
+    assert sum(entry.get("kind") == "compressed" for entry in manifest["slices"].values()) == 1
+    lines = []
+    tables = egdb.build("checkers", 4, tmp_path, report=lines.append, compress=True)
+    assert sum("kept (checksum verified)" in line for line in lines) == len(manifest["slices"])
+    want = json.loads((packed / "checkers" / "manifest.json").read_text())
+    assert packed_files(tables.manifest) == packed_files(want)
+
+
+def test_the_zstd_level_is_the_writers_and_reads_back_the_same(pair, tmp_path):
+    raw, packed = pair
+    shutil.copytree(raw / "checkers", tmp_path / "checkers")
+    tables = egdb.compress("checkers", tmp_path, report=None, level=3)
+    want = packed_files(json.loads((packed / "checkers" / "manifest.json").read_text()))
+    got = packed_files(tables.manifest)
+    assert {name: files[0] for name, files in got.items()} == \
+        {name: files[0] for name, files in want.items()}           # win/draw/loss: LZ4 as before
+    assert sum(got[name][1] != want[name][1] for name in got) > len(got) // 2
+    manifest = json.loads((raw / "checkers" / "manifest.json").read_text())
+    for name, entry in manifest["slices"].items():
+        assert np.array_equal(tables.native.expand(parse_name(name)),
+                              np.load(raw / "checkers" / entry["file"])), name
+    with pytest.raises(ValueError, match="the zstd level is 1 to 19, not 20"):
+        egdb.compress("checkers", tmp_path, report=None, level=20)
+    refused = subprocess.run([sys.executable, "-m", "engine", "egdb", "compress", "--dir",
+                              str(tmp_path), "--zstd-level", "fast"],
+                             capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2
+    assert "a zstd level is an integer from 1 to 19, not 'fast'" in refused.stderr
+
+
 def test_dipole_tables_stay_raw(tmp_path):
     egdb.build("dipole", 3, tmp_path, report=None)
     with pytest.raises(egdb.TableError, match="Dipole's tables are never compressed"):
         egdb.compress("dipole", tmp_path, report=None)
+    with pytest.raises(egdb.TableError, match="Dipole's tables are never compressed"):
+        egdb.build("dipole", 3, tmp_path, report=None, compress=True)
 
 
 def test_command_line_compress_info_verify(tmp_path):
@@ -305,8 +372,8 @@ def test_compress_refuses_what_does_not_read_back(tmp_path, monkeypatch):
     egdb.build("checkers", 3, tmp_path, report=None)
     write = egdb._write_packed
 
-    def altered(path, values, bits, pool):
-        write(path, values ^ 1 if bits == 2 else values, bits, pool)   # draws become wins ...
+    def altered(path, values, bits, pool, *level):
+        write(path, values ^ 1 if bits == 2 else values, bits, pool, *level)  # draws become wins
 
     monkeypatch.setattr(egdb, "_write_packed", altered)
     with pytest.raises(egdb.TableError, match="does not read back as written"):

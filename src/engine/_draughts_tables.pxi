@@ -16,6 +16,9 @@
 # one ply after the longest of them. Predecessors come from "unmoves" (a piece of the side that
 # just moved stepped back along its own move directions), legal when the position they come from
 # has no capture, so every rule set of the family needs nothing of its own. What is left unsettled is a draw.
+# The positions of one distance are found by scanning the values for its code, so a build holds
+# three bytes a position (the value, the count, the longest out-of-slice loss) and no queue, and
+# both passes split the slice into ranges that threads share (settling with atomic writes).
 # Move-count draw rules are not part of the tables (see docs/egdb.md).
 #
 # A slice is attached either as its raw bytes (what a build makes) or compressed
@@ -28,11 +31,15 @@
 
 from libc.stdint cimport uint16_t, uint32_t
 from libc.stdlib cimport calloc
-from libc.string cimport memcpy
+from libc.string cimport memchr, memcpy
 
 import numpy as np
 
 from ._game cimport ProbeSource
+
+cdef extern from "_atomic.h" nogil:
+    unsigned char atomic_dec_u8(uint8_t* p)
+    int atomic_cas_u8(uint8_t* p, uint8_t expected, uint8_t desired)
 
 include "_draughts_tables_packed.pxi"
 
@@ -42,13 +49,14 @@ cdef enum:
     INVALID = 254
     UNKNOWN = 255
     MAX_PLIES = 252           # the longest distance a byte holds (code = plies + 1)
-    F_NO_LOSS = 2             # flag during a build: a move out of the slice reaches a draw
+    NO_LOSS = 255             # outmax during a build: a move out of the slice reaches a draw
     WIN_ANY = 256             # won, lost: a compressed slice's answer when no distance is asked
     LOSS_ANY = 257
     MAX_RESOLVE = 32          # successors followed from a compressed slice's position, deepest
     WDL_SLOTS = 16384         # cache of decoded blocks: win/draw/loss (4 kB each: 64 MB),
     DIST_SLOTS = 64           # distances (256 kB each: 16 MB)
     WDL_BLOCK_BYTES = 1 << 12
+    BUILD_BYTES = 3           # memory a build needs an entry: the value, cnt and outmax
     DIST_BLOCK_BYTES = 1 << 18
 
 ctypedef struct Ctx:
@@ -67,11 +75,6 @@ ctypedef struct Ctx:
     BlockCache* wdl_cache
     BlockCache* dist_cache
     Decoders decoders
-
-ctypedef struct Queue:
-    uint32_t* data
-    u64 n
-    u64 cap
 
 cdef u64 BINOM[65][MAXP + 2]
 
@@ -290,19 +293,6 @@ cdef int successor_code(const Ctx* c, Pos* q, int need_plies, int depth) noexcep
 
 # -- building ---------------------------------------------------------------------------------
 
-cdef inline int push(Queue* q, u64 idx) noexcept nogil:
-    cdef uint32_t* grown
-    if q.n == q.cap:
-        q.cap = q.cap * 2 if q.cap else 1024
-        grown = <uint32_t*>realloc(q.data, q.cap * sizeof(uint32_t))
-        if grown == NULL:
-            return -1
-        q.data = grown
-    q.data[q.n] = <uint32_t>idx
-    q.n += 1
-    return 0
-
-
 cdef int predecessors(const Ctx* c, const Pos* p, Pos* out) noexcept nogil:
     """The positions in the same slice from which one quiet move of the side that just moved
     leads to p. The candidate squares are the generator's quiet moves run backwards (a man steps
@@ -357,46 +347,36 @@ cdef int predecessors(const Ctx* c, const Pos* p, Pos* out) noexcept nogil:
     return n
 
 
-cdef int build_slice(Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val,
-                     u64* counts) noexcept nogil:
-    """Fill val (slice_size entries) for one slice whose successors' slices are in c.
-    counts gets (wins, draws, losses, invalid, longest plies). Returns 0, or -1 when out of
-    memory, -2 when a distance does not fit, -3 when a successor slice is missing."""
-    cdef u64 size = slice_size(c, wm, wk, bm, bk), idx, qi
-    cdef uint16_t* cnt = <uint16_t*>calloc(size, sizeof(uint16_t))
-    cdef uint8_t* outmax = <uint8_t*>calloc(size, 1)
-    cdef uint8_t* flags = <uint8_t*>calloc(size, 1)
-    cdef uint8_t* winq = <uint8_t*>calloc(size, 1)      # the shortest win queued so far, 0: none
-    cdef Queue* buckets = <Queue*>calloc(MAX_PLIES + 2, sizeof(Queue))
-    cdef Move* moves = <Move*>malloc(MAX_MOVES * sizeof(Move))
-    cdef Pos* preds = <Pos*>malloc(MAX_MOVES * sizeof(Pos))
+cdef int first_pass(const Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val, uint8_t* cnt,
+                    uint8_t* outmax, u64 lo, u64 hi, u64* pending) noexcept nogil:
+    """The build's forward pass over entries lo..hi-1: each position's moves out of the slice
+    are looked up in the slices below, its moves inside it counted (cnt). val gets the final
+    value where it is known now (invalid, drawn by a rule, lost with no move), the shortest win
+    through a move out of the slice (a tentative value: a shorter one may be found inside), or
+    the loss one ply after the longest out-of-slice win of the opponent when no move stays
+    inside; else UNKNOWN. outmax keeps that longest win, or NO_LOSS when a move out of the
+    slice reaches a draw. pending[code] counts the entries given each code. Entries lo..hi-1
+    are the only ones written, so ranges can run in parallel. Returns 0, -2 or -3 (build_slice)."""
+    cdef Move moves[MAX_MOVES]
     cdef Pos p
     cdef Undo u
-    cdef int n, i, j, code, best_win, inside, plies, d, np, err = 0, rule, longest = 0
-    if not (cnt and outmax and flags and winq and buckets and moves and preds):
-        err = -1
-    for idx in range(size if err == 0 else 0):
+    cdef u64 idx
+    cdef int n, i, code, best_win, inside, rule, longest_out, no_loss
+    for idx in range(lo, hi):
         if not decode(c, idx, wm, wk, bm, bk, &p):
             val[idx] = INVALID
             continue
-        val[idx] = UNKNOWN
         rule = rule_draw(&p, c.R)          # only Turkish material rules fire with zero counters
-        if rule == END_LONE_PIECE:
-            if push(&buckets[0], idx):
-                err = -1
-                break
-            continue
-        if rule != END_NONE:
+        if rule != END_NONE and rule != END_LONE_PIECE:
             val[idx] = DRAW
             continue
-        n = generate(&p, c.R, moves)
+        n = 0 if rule == END_LONE_PIECE else generate(&p, c.R, moves)
         if n == 0:
-            if push(&buckets[0], idx):
-                err = -1
-                break
+            val[idx] = 1                   # lost now
+            pending[1] += 1
             continue
         best_win = MAX_PLIES + 1
-        inside = 0
+        inside = longest_out = no_loss = 0
         for i in range(n):
             if moves[i].captured == 0 and not moves[i].promote:
                 inside += 1
@@ -405,89 +385,98 @@ cdef int build_slice(Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val,
             code = lookup(c, &p)
             unmake(&p, c.R, &moves[i], &u)
             if code == UNKNOWN or code == INVALID:
-                err = -3
-                break
+                return -3
             if code == DRAW:
-                flags[idx] |= F_NO_LOSS
+                no_loss = 1
             elif (code - 1) % 2 == 0:          # the opponent is lost: we win one ply later
                 if code < best_win:
                     best_win = code
-            elif code - 1 > outmax[idx]:
-                outmax[idx] = <uint8_t>(code - 1)
-        if err:
-            break
-        cnt[idx] = <uint16_t>inside
+            elif code - 1 > longest_out:
+                longest_out = code - 1
+        cnt[idx] = <uint8_t>inside
+        outmax[idx] = NO_LOSS if no_loss else <uint8_t>longest_out
+        val[idx] = UNKNOWN
         if best_win <= MAX_PLIES:
-            winq[idx] = <uint8_t>best_win
-            if push(&buckets[best_win], idx):
-                err = -1
-                break
-        elif inside == 0 and not (flags[idx] & F_NO_LOSS):
-            if push(&buckets[outmax[idx] + 1], idx):
-                err = -1
-                break
-    # Settle by distance.
-    for d in range(MAX_PLIES + 1 if err == 0 else 0):
-        i = 0
-        while <u64>i < buckets[d].n:
-            idx = buckets[d].data[i]
-            i += 1
-            if val[idx] != UNKNOWN:
-                continue
-            val[idx] = <uint8_t>(d + 1)
-            if d > longest:
-                longest = d
-            decode(c, idx, wm, wk, bm, bk, &p)
-            np = predecessors(c, &p, preds)
-            for j in range(np):
-                qi = pos_index(c, &preds[j], wm, bm, wk, bk)
-                if val[qi] != UNKNOWN:
-                    continue
-                if d % 2 == 0:
-                    # A win one ply later, unless a shorter one is queued already (a move out of
-                    # the slice may have queued a longer one in the first pass).
-                    if winq[qi] == 0 or d + 1 < winq[qi]:
-                        winq[qi] = <uint8_t>(d + 1)
-                        if d + 1 > MAX_PLIES:
-                            err = -2
-                        elif push(&buckets[d + 1], qi):
-                            err = -1
-                else:
-                    cnt[qi] -= 1
-                    if cnt[qi] == 0 and winq[qi] == 0 and not (flags[qi] & F_NO_LOSS):
-                        plies = (d if d > outmax[qi] else outmax[qi]) + 1
-                        if plies > MAX_PLIES:
-                            err = -2
-                        elif push(&buckets[plies], qi):
-                            err = -1
-            if err:
-                break
-        if err:
+            val[idx] = <uint8_t>(best_win + 1)
+        elif inside == 0 and not no_loss:
+            if longest_out + 1 > MAX_PLIES:
+                return -2
+            val[idx] = <uint8_t>(longest_out + 2)
+        if val[idx] != UNKNOWN:
+            pending[val[idx]] += 1
+    return 0
+
+
+cdef int settle_range(const Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val, uint8_t* cnt,
+                      const uint8_t* outmax, int d, u64 lo, u64 hi, u64* pending) noexcept nogil:
+    """One step of settling by distance, after first_pass, over entries lo..hi-1: every entry
+    holding code d + 1 is final (a shorter win would have been found at an earlier d). A lost
+    one makes each unsettled predecessor won at d + 1 (replacing a longer tentative win); a won
+    one takes one from each unsettled predecessor's count, and one left with no move is lost
+    one ply after the longest of its moves' wins. New codes are d + 2 or more, so the step
+    never meets its own writes. Ranges of one step run in parallel: predecessors are written
+    with atomic operations. The entries of code d + 1 are found by scanning val (memchr), so
+    the build needs no queue: 3 bytes an entry in all (val, cnt, outmax). pending[code] counts
+    codes given (replaced tentative wins included: it only tells which steps to run).
+    Returns 0, -1 out of memory or -2 (a distance past MAX_PLIES)."""
+    cdef Pos p
+    cdef Pos* preds = <Pos*>malloc(MAX_MOVES * sizeof(Pos))
+    cdef u64 idx = lo, qi
+    cdef int j, np, v, plies
+    cdef const uint8_t* hit
+    if preds == NULL:
+        return -1
+    while idx < hi:
+        hit = <const uint8_t*>memchr(val + idx, d + 1, hi - idx)
+        if hit == NULL:
             break
-    memset(counts, 0, 5 * sizeof(u64))
-    if err == 0:
-        for idx in range(size):
-            if val[idx] == UNKNOWN:
-                val[idx] = DRAW
-            if val[idx] == INVALID:
-                counts[3] += 1
-            elif val[idx] == DRAW:
-                counts[1] += 1
-            elif (val[idx] - 1) % 2:
-                counts[0] += 1
-            else:
-                counts[2] += 1
-        counts[4] = longest
-    for d in range(MAX_PLIES + 2):
-        free(buckets[d].data)
-    free(buckets)
-    free(cnt)
-    free(outmax)
-    free(flags)
-    free(winq)
-    free(moves)
+        idx = <u64>(hit - val) + 1
+        decode(c, idx - 1, wm, wk, bm, bk, &p)
+        np = predecessors(c, &p, preds)
+        for j in range(np):
+            qi = pos_index(c, &preds[j], wm, bm, wk, bk)
+            v = val[qi]
+            if d % 2 == 0:
+                # Won one ply later, unless settled already or a win as short is known (a
+                # pending loss cannot have a winning move: it is never a predecessor here).
+                while v == UNKNOWN or (v > d + 2 and v != INVALID and v % 2 == 0):
+                    if d + 1 > MAX_PLIES:
+                        free(preds)
+                        return -2
+                    if atomic_cas_u8(&val[qi], <uint8_t>v, <uint8_t>(d + 2)):
+                        pending[d + 2] += 1
+                        break
+                    v = val[qi]
+            elif v == UNKNOWN and atomic_dec_u8(&cnt[qi]) == 0 and outmax[qi] != NO_LOSS:
+                # The last of its moves found won for the opponent (one thread sees the zero).
+                plies = (d if d > outmax[qi] else outmax[qi]) + 1
+                if plies > MAX_PLIES:
+                    free(preds)
+                    return -2
+                val[qi] = <uint8_t>(plies + 1)
+                pending[plies + 1] += 1
     free(preds)
-    return err
+    return 0
+
+
+cdef void finish_values(uint8_t* val, u64 size, u64* counts) noexcept nogil:
+    """After settling: what is still unknown is a draw. counts = (wins, draws, losses, invalid,
+    longest plies)."""
+    cdef u64 idx
+    cdef uint8_t v
+    memset(counts, 0, 5 * sizeof(u64))
+    for idx in range(size):
+        v = val[idx]
+        if v == UNKNOWN:
+            val[idx] = v = DRAW
+        if v == INVALID:
+            counts[3] += 1
+        elif v == DRAW:
+            counts[1] += 1
+        else:
+            counts[0 if (v - 1) % 2 else 2] += 1
+            if v - 1 > counts[4]:
+                counts[4] = v - 1
 
 
 # -- verifying --------------------------------------------------------------------------------
@@ -635,6 +624,7 @@ cdef class DraughtsTableSet(ProbeSource):
     # -- the slices, as engine.egdb sees them: signatures, their names, their order ----------
 
     compressible = True            # egdb compress: win/draw/loss and distances apart
+    build_bytes = BUILD_BYTES      # memory a build needs an entry of the slice it builds
 
     @staticmethod
     def slice_name(tuple signature) -> str:
@@ -657,6 +647,12 @@ cdef class DraughtsTableSet(ProbeSource):
         """Slices of one group lead only to slices of earlier groups (captures lower the pieces,
         promotions the men), so a group's slices can be built side by side."""
         return (sum(signature), signature[0] + signature[2])
+
+    @staticmethod
+    def feeds(tuple group, tuple later) -> bool:
+        """Whether a slice of build group `group` can be a successor of one of group `later`:
+        a capture takes one piece or more, a promotion (with no capture) one man."""
+        return group[0] < later[0] or group[0] == later[0] and group[1] == later[1] - 1
 
     def signatures(self, int pieces, bint kings_only=False) -> list:
         """Every slice with 2..pieces pieces and at least one a side, in build order (only those
@@ -721,26 +717,67 @@ cdef class DraughtsTableSet(ProbeSource):
         if wm + wk + bm + bk > self.c.max_pieces:
             self.c.max_pieces = wm + wk + bm + bk
 
-    def build(self, tuple signature):
+    def build(self, tuple signature, int threads=1):
         """Compute one slice (its successor slices must be attached); returns (values, counts)
-        with counts = (wins, draws, losses, invalid entries, longest distance in plies)."""
-        wm, wk, bm, bk = signature
+        with counts = (wins, draws, losses, invalid entries, longest distance in plies). Each
+        pass runs on `threads` threads, over ranges of the slice. Memory: the values and two
+        bytes an entry of work (build_bytes an entry in all)."""
         if max(signature) > MAXP:
             raise ValueError(f"slice {signature}: at most {MAXP} pieces of a kind")
         size = self.size(signature)
-        if size >= (<u64>1) << 32:
-            raise ValueError(f"slice {signature} has {size} entries, more than this builder indexes")
         values = np.empty(size, dtype=np.uint8)
-        cdef uint8_t[::1] view = values
-        cdef u64 counts[5]
-        cdef int err
-        cdef int a = wm, b = wk, cc = bm, d = bk
-        with nogil:
-            err = build_slice(self.c, a, b, cc, d, &view[0], counts)
+        work = np.empty((2, size), dtype=np.uint8)          # cnt, outmax
+        step = max(1 << 16, -(-size // (16 * max(threads, 1))))
+        ranges = [(lo, min(lo + step, size)) for lo in range(0, size, step)]
+        pending = np.zeros((len(ranges), 256), dtype=np.uint64)
+        pool = None
+        if threads > 1 and len(ranges) > 1:
+            from concurrent.futures import ThreadPoolExecutor
+            pool = ThreadPoolExecutor(max_workers=threads)
+        try:
+            run = pool.map if pool is not None else map
+            errors = list(run(lambda r: self._pass(signature, values, work, -1, r[0], r[1],
+                                                   pending[r[2]]),
+                              [(lo, hi, i) for i, (lo, hi) in enumerate(ranges)]))
+            total = pending.sum(axis=0, dtype=np.uint64)
+            for d in range(MAX_PLIES + 1):
+                if any(errors) or total[d + 1] == 0:
+                    continue
+                pending[:] = 0
+                errors = list(run(lambda r: self._pass(signature, values, work, d, r[0], r[1],
+                                                       pending[r[2]]),
+                                  [(lo, hi, i) for i, (lo, hi) in enumerate(ranges)]))
+                total += pending.sum(axis=0, dtype=np.uint64)
+        finally:
+            if pool is not None:
+                pool.shutdown()
+        work = None                                          # freed before the last pass
+        err = next((e for e in errors if e), 0)
         if err:
             raise RuntimeError(f"slice {signature}: {_ERRORS[err]}")
+        cdef uint8_t[::1] view = values
+        cdef u64 counts[5]
+        cdef u64 n = size
+        with nogil:
+            finish_values(&view[0], n, counts)
         self.attach(signature, values)
         return values, tuple(counts[i] for i in range(5))
+
+    def _pass(self, tuple signature, uint8_t[::1] values, uint8_t[:, ::1] work, int d, u64 lo,
+              u64 hi, uint64_t[::1] pending) -> int:
+        """One thread's part of a build pass over entries lo..hi-1: first_pass when d is -1,
+        else settle_range's step d. Its error code."""
+        cdef int a = signature[0], b = signature[1], cc = signature[2], e = signature[3], err
+        if hi <= lo:
+            return 0
+        with nogil:
+            if d < 0:
+                err = first_pass(self.c, a, b, cc, e, &values[0], &work[0, 0], &work[1, 0], lo,
+                                 hi, <u64*>&pending[0])
+            else:
+                err = settle_range(self.c, a, b, cc, e, &values[0], &work[0, 0], &work[1, 0], d,
+                                   lo, hi, <u64*>&pending[0])
+        return err
 
     def probe_position(self, bytes native, bint distance=True):
         """(RULE code, plies) for a position given as DraughtsBoard._native_position(); plies
@@ -834,39 +871,63 @@ cdef class DraughtsTableSet(ProbeSource):
             n += self.c.dist_cache.decoded
         return n
 
-    def streams(self, tuple signature):
+    def streams(self, tuple signature, int threads=1):
         """What a compressed slice stores, from an attached raw slice: (wdl, dist), a byte per
         entry. wdl: 0 draw, 1 win, 2 loss; dist: (plies - 1) / 2 of a win. Entries that need no
         value (invalid indices, positions with a capture; in dist, all but wins) repeat the
-        value before them, which compresses best."""
-        wm, wk, bm, bk = signature
+        value before them, which compresses best. The positions are looked at on `threads`
+        threads; the repeats are filled in afterwards, so the result does not depend on them."""
         if signature not in self._arrays:
             raise ValueError(f"slice {signature} is not attached raw")
-        cdef const uint8_t[::1] view = self._arrays[signature]
         size = self.size(signature)
         wdl = np.empty(size, dtype=np.uint8)
         dist = np.empty(size, dtype=np.uint8)
+        step = max(1 << 16, -(-size // (16 * max(threads, 1))))
+        ranges = [(lo, min(lo + step, size)) for lo in range(0, size, step)]
+        if threads > 1 and len(ranges) > 1:
+            from concurrent.futures import ThreadPoolExecutor
+            with ThreadPoolExecutor(max_workers=threads) as pool:
+                list(pool.map(lambda r: self._stream_values(signature, wdl, dist, r[0], r[1]),
+                              ranges))
+        else:
+            for lo, hi in ranges:
+                self._stream_values(signature, wdl, dist, lo, hi)
         cdef uint8_t[::1] w = wdl
         cdef uint8_t[::1] dd = dist
         cdef u64 idx, n = size
-        cdef Pos p
-        cdef int v, rule, last_w = 0, last_d = 0, a = wm, b = wk, cc = bm, d = bk
+        cdef uint8_t last_w = 0, last_d = 0
         with nogil:
             for idx in range(n):
+                if w[idx] == UNKNOWN:
+                    w[idx] = last_w
+                else:
+                    last_w = w[idx]
+                if dd[idx] == UNKNOWN:
+                    dd[idx] = last_d
+                else:
+                    last_d = dd[idx]
+        return wdl, dist
+
+    def _stream_values(self, tuple signature, uint8_t[::1] w, uint8_t[::1] dd, u64 lo, u64 hi):
+        """streams' values of entries lo..hi-1, UNKNOWN where the entry repeats the one before."""
+        cdef const uint8_t[::1] view = self._arrays[signature]
+        cdef u64 idx
+        cdef Pos p
+        cdef int v, rule, a = signature[0], b = signature[1], cc = signature[2], d = signature[3]
+        with nogil:
+            for idx in range(lo, hi):
+                w[idx] = dd[idx] = UNKNOWN
                 v = view[idx]
                 if v != INVALID and decode(self.c, idx, a, b, cc, d, &p):
                     rule = rule_draw(&p, self.c.R)
                     if rule != END_NONE or not has_capture(&p, self.c.R):
                         if v == DRAW:
-                            last_w = 0
+                            w[idx] = 0
                         elif (v - 1) % 2:
-                            last_w = 1
-                            last_d = (v - 2) >> 1
+                            w[idx] = 1
+                            dd[idx] = (v - 2) >> 1
                         else:
-                            last_w = 2
-                w[idx] = last_w
-                dd[idx] = last_d
-        return wdl, dist
+                            w[idx] = 2
 
     def attach_packed(self, tuple signature, wdl, dist):
         """Make a compressed slice known: wdl and dist are (offsets, checks, data, per_block)

@@ -385,9 +385,11 @@ cdef class StackTableSet(ProbeSource):
         if w + b > self.c.max_total:
             self.c.max_total = w + b
 
-    def build(self, tuple signature):
+    build_bytes = 2                # memory a build needs an entry: its value, nothing more
+
+    def build(self, tuple signature, int threads=1):
         """Compute one slice (smaller slices attached); (values, (wins, 0, losses, invalid,
-        longest plies))."""
+        longest plies)). A Dipole slice is small and built on one thread, whatever `threads`."""
         w, b = signature
         if not (1 <= w <= TMAX and 1 <= b <= TMAX):
             raise ValueError(f"slice {signature}: 1 to {TMAX} checkers a side")

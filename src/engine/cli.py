@@ -9,6 +9,7 @@ import time
 
 from . import Board, Engine, __version__, divide, games, perft, variants
 from .bench import DEFAULT_DEPTH, DEFAULT_HASH_MB, run_bench
+from .egdb import ZSTD_LEVEL
 from .errors import EngineError
 from .parallel import ray_address
 from .types import Termination
@@ -175,11 +176,14 @@ def cmd_egdb(args) -> int:
         if args.pieces is None:
             raise EngineError("egdb build needs --pieces N")
         print(f"building {args.variant} tables up to {args.pieces} pieces in "
-              f"{args.dir}/{args.variant} (interrupt at any time: a new build resumes)", flush=True)
+              f"{args.dir}/{args.variant}"
+              + (", compressing each slice once nothing left to build reads it" if args.compress
+                 else "") + " (interrupt at any time: a new build resumes)", flush=True)
         start = time.perf_counter()
         tables = egdb.build(args.variant, args.pieces, args.dir,
                             report=lambda line: print(line, flush=True), threads=args.threads,
-                            ray=ray_address(args.ray))
+                            ray=ray_address(args.ray), compress=args.compress, check=args.check,
+                            level=args.zstd_level)
         size = sum(e["bytes"] + e.get("dist_bytes", 0) for e in tables.manifest["slices"].values())
         print(f"done: {len(tables.manifest['slices'])} slices, {size:,} bytes, "
               f"{time.perf_counter() - start:.1f} s")
@@ -190,7 +194,7 @@ def cmd_egdb(args) -> int:
         print(f"compressing the {args.variant} tables in {args.dir}/{args.variant} ({check})",
               flush=True)
         egdb.compress(args.variant, args.dir, report=lambda line: print(line, flush=True),
-                      check=args.check, threads=args.threads)
+                      check=args.check, threads=args.threads, level=args.zstd_level)
     elif args.action == "verify":
         tables = egdb.Tables(args.dir, args.variant)
         return _report_verify(egdb.verify(tables, args.slices, threads=args.threads), tables)
@@ -352,6 +356,17 @@ def cmd_openings(args) -> int:
     return 0
 
 
+def zstd_level(text: str) -> int:
+    """argparse type of --zstd-level: an integer from 1 to 19."""
+    try:
+        level = int(text)
+    except ValueError:
+        level = 0
+    if not 1 <= level <= 19:
+        raise argparse.ArgumentTypeError(f"a zstd level is an integer from 1 to 19, not {text!r}")
+    return level
+
+
 def ray_option(p, units: str) -> None:
     p.add_argument("--ray", metavar="ADDRESS", default=None,
                    help=f"run the {units} on a Ray cluster: its address, 'auto' (the cluster "
@@ -491,12 +506,15 @@ def build_parser() -> argparse.ArgumentParser:
                        "replaces each raw slice by a win/draw/loss file and a file of the won "
                        "positions' distances, in blocks compressed on their own (LZ4, zstd): "
                        "under a tenth of the raw bytes for International 2-5 pieces; the search probes "
-                       "win/draw/loss from them. "
+                       "win/draw/loss from them; 'build --compress' compresses each slice "
+                       "as soon as no slice left to build reads it (for tables whose raw files "
+                       "would not fit on the disk). "
                        "Move-count draw rules are not part of the tables (docs/egdb.md).",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
                        epilog="examples:\n  python -m engine egdb build --variant checkers --pieces 5\n"
                        "  python -m engine egdb verify --variant checkers\n"
                        "  python -m engine egdb compress --variant checkers\n"
+                       "  python -m engine egdb build --variant checkers --pieces 7 --compress\n"
                        "  python -m engine egdb verify --variant checkers --slices 0m2k-0m1k")
     p.add_argument("action", choices=["build", "compress", "info", "verify"])
     p.add_argument("--variant", "-v", default="checkers", choices=games.names(tables=True),
@@ -504,11 +522,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pieces", "-n", type=int, help="build every slice with up to N pieces")
     p.add_argument("--dir", "-d", default="egdb", help="the table directory (default: ./egdb)")
     p.add_argument("--threads", "-t", type=int, default=None,
-                   help="slices built, or pieces of work verified, at once (default: every processor)")
+                   help="threads a build, compress or verify works on (default: every processor)")
     p.add_argument("--slices", nargs="+", metavar="NAME",
                    help="verify only these slices (names as 'egdb info' lists them)")
+    p.add_argument("--compress", action="store_true",
+                   help="build: compress each slice once no slice left to build reads it "
+                   "(see 'compress'); the raw files kept are only those the build still reads")
+    p.add_argument("--zstd-level", type=zstd_level, default=ZSTD_LEVEL, metavar="N",
+                   help="compress, build --compress: zstd's level for the distances, 1-19 "
+                   "(default %(default)s: the smallest files; 10 writes about ten times faster, "
+                   "its files 4-17%% larger)")
     p.add_argument("--check", choices=["sample", "full", "none"], default="sample",
-                   help="compress: compare the compressed entries, as probed, with the raw "
+                   help="compress, build --compress: compare the compressed entries, as probed, with the raw "
                    "ones: runs of entries at random places of each slice (default), all of "
                    "them (slow: several positions are probed for each capture or loss), or none")
     ray_option(p, "slices of a build (the table directory shared by every machine, at the "

@@ -28,6 +28,7 @@ import ctypes
 import ctypes.util
 import functools
 import hashlib
+import itertools
 import json
 import os
 import time
@@ -217,8 +218,9 @@ class _Codecs:
                                ("ZSTD_decompressDCtx", "ZSTD_isError", "ZSTD_createDCtx",
                                 "ZSTD_freeDCtx")))
 
-    def compress(self, data: bytes, bits: int) -> bytes:
-        """One block: LZ4 (highest level) for win/draw/loss, zstd for distances."""
+    def compress(self, data: bytes, bits: int, level: int = 0) -> bytes:
+        """One block: LZ4 (highest level) for win/draw/loss, zstd (at `level`, default
+        ZSTD_LEVEL) for distances."""
         if bits == 2:
             out = ctypes.create_string_buffer(self._lz4_bound(len(data)))
             n = self._lz4_compress(data, out, len(data), len(out), LZ4_LEVEL)
@@ -226,7 +228,7 @@ class _Codecs:
                 raise TableError("LZ4 could not compress a block")
         else:
             out = ctypes.create_string_buffer(self._zstd_bound(len(data)))
-            n = self._zstd_compress(out, len(out), data, len(data), ZSTD_LEVEL)
+            n = self._zstd_compress(out, len(out), data, len(data), level or ZSTD_LEVEL)
             if self._zstd_is_error(n):
                 raise TableError("zstd could not compress a block")
         return out.raw[:n]
@@ -312,8 +314,8 @@ def _load_compressed(folder: Path, name: str, entry: dict, native) -> None:
         raise TableError(f"{folder / entry['file']}: {exc}") from None
 
 
-def _write_packed(path: Path, values: np.ndarray, bits: int, pool) -> None:
-    """Write one compressed stream (values: a byte per entry) atomically."""
+def _write_packed(path: Path, values: np.ndarray, bits: int, pool, level: int = 0) -> None:
+    """Write one compressed stream (values: a byte per entry) atomically; `level`: zstd's."""
     entries = values.shape[0]
     if bits == 2:
         padded = np.zeros(-(-entries // 4) * 4, dtype=np.uint8)
@@ -324,7 +326,7 @@ def _write_packed(path: Path, values: np.ndarray, bits: int, pool) -> None:
         packed = values
     step = PER_BLOCK[bits] * bits // 8
     codecs, check = _codecs(), _block_check()
-    blocks = list(pool.map(lambda i: codecs.compress(packed[i:i + step].tobytes(), bits),
+    blocks = list(pool.map(lambda i: codecs.compress(packed[i:i + step].tobytes(), bits, level),
                            range(0, packed.shape[0], step)))
     offsets = np.zeros(len(blocks) + 1, dtype=np.uint64)
     offsets[1:] = np.cumsum([len(b) for b in blocks])
@@ -428,18 +430,30 @@ class Tables:
 
 def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
           report=print, kings_only: bool = False, threads: int | None = None,
-          ray: str | None = None) -> Tables:
+          ray: str | None = None, compress: bool = False, check: str = "sample",
+          level: int = 0) -> Tables:
     """Build every slice up to ``pieces`` pieces into ``directory/variant`` (slices already
     there and intact are kept), reporting a line per slice; returns the loaded Tables.
     ``kings_only`` builds only the slices without men (they never lead to a slice with men).
-    Slices with the same number of pieces and of men do not depend on each other and are built
-    ``threads`` at a time (default: every processor), or on a Ray cluster (``ray``: see
-    `engine.parallel`), where every worker reads the slices below from ``directory`` — a
-    folder shared by every machine, at the same path — checking each one's size and checksum,
-    and only this process writes files."""
+    Slices with the same number of pieces and of men (a group) do not depend on each other:
+    the small ones are built ``threads`` at a time (default: every processor), a thread each;
+    one of BIG_SLICE entries or more alone, on every thread (it needs build_bytes of memory
+    an entry). On a Ray cluster (``ray``: see `engine.parallel`) every worker reads the slices
+    below from ``directory`` — a folder shared by every machine, at the same path — checking
+    each one's size and checksum, and only this process writes files.
+    ``compress``: each raw slice is compressed (as `compress` does, with its ``check`` and
+    ``level``) as soon
+    as no group left to build can lead to it, so that the raw files on disk are only those a
+    build still reads (a 7-piece checkers build would otherwise need 74 GB of raw files)."""
     _check_variant(variant)
     if pieces < 2:
         raise TableError("tables need at least 2 pieces")
+    if check not in ("full", "sample", "none"):
+        raise ValueError(f"check must be 'full', 'sample' or 'none', not {check!r}")
+    _check_level(level)
+    if compress and not _table_set(variant).compressible:
+        raise TableError(f"{games.game(variant).title}'s tables are never compressed "
+                         f"(compressed tables exist for the draughts games)")
     threads = threads or os.cpu_count() or 1
     folder = Path(directory) / variant
     folder.mkdir(parents=True, exist_ok=True)
@@ -476,9 +490,15 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
             report(f"{head(sig)}  kept (checksum verified)")
         return True
 
-    def compute(sig):
+    memory = _physical_memory()
+
+    def compute(sig, inner=1):
+        need = native.build_bytes * native.size(sig)
+        if memory and need > memory:
+            raise TableError(f"slice {native.slice_name(sig)} needs {_size_text(need)} of "
+                             f"memory to build; this machine has {_size_text(memory)}")
         t0 = time.perf_counter()
-        values, counts = native.build(sig)
+        values, counts = native.build(sig, inner)
         return sig, values, counts, time.perf_counter() - t0
 
     def record(sig, values, counts, seconds):
@@ -515,19 +535,61 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
     runner = Runner(threads, ray) if ray else None
     if runner is not None and not (folder / MANIFEST).exists():
         _write_json(folder / MANIFEST, manifest)        # workers read it from the first level
+    keys = sorted(groups)
     with ThreadPoolExecutor(max_workers=threads) as pool:
-        for key in sorted(groups):
+        for number, key in enumerate(keys):
+            if compress:
+                _compress_freed(folder, manifest, native, keys[number:], check, level, pool, threads,
+                                report)
             pending = [sig for sig in groups[key] if not keep(sig)]
             # The biggest slices first, so that the threads finish together.
             pending.sort(key=native.size, reverse=True)
-            if runner is None:
-                built = pool.map(compute, pending)
-            else:
+            if runner is not None:
                 shared = str(folder.parent.resolve())
                 built = runner.map_unordered(_build_unit, [(variant, shared, sig) for sig in pending])
+            else:
+                big = [sig for sig in pending if native.size(sig) >= BIG_SLICE]
+                small = pending[len(big):]
+                built = itertools.chain((compute(sig, threads) for sig in big),
+                                        pool.map(compute, small))
             for sig, values, counts, seconds in built:
                 record(tuple(sig), values, counts, seconds)
+        if compress:
+            _compress_freed(folder, manifest, native, [], check, level, pool, threads,
+                            report)
     return Tables(directory, variant)
+
+
+BIG_SLICE = 1 << 24             # entries: a slice this big is built alone, on every thread
+
+
+def _physical_memory() -> int | None:
+    """This machine's memory in bytes, None where the system does not say."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _size_text(size: int) -> str:
+    for unit, scale in (("GiB", 2**30), ("MiB", 2**20)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}"
+    return f"{size / 1024:.1f} KiB"
+
+
+def _compress_freed(folder: Path, manifest: dict, native, later: list, check: str,
+                    level: int, pool, threads: int, report) -> None:
+    """Compress the raw slices that no group in ``later`` (build groups still to build) can
+    lead to, fewest pieces first."""
+    names = [name for name, entry in manifest["slices"].items()
+             if entry.get("kind", "raw") == "raw"
+             and not any(native.feeds(native.build_group(native.parse_name(name)), key)
+                         for key in later)]
+    names.sort(key=lambda n: (native.build_group(native.parse_name(n)), n))
+    for name in names:
+        _compress_slice(folder, manifest, native, name, check, level, pool, threads,
+                        report and (lambda line, name=name: report(f"      {name:<10} {line}")))
 
 
 # A Ray worker's tables, kept between its units: (directory, variant) -> (native, names loaded).
@@ -556,15 +618,21 @@ def _build_unit(unit) -> tuple:
     return tuple(sig), values, counts, time.perf_counter() - t0
 
 
+def _check_level(level: int) -> None:
+    if level != 0 and not 1 <= level <= 19:
+        raise ValueError(f"the zstd level is 1 to 19, not {level}")
+
+
 CHECK_RUN = 4096                # a sampled check compares this many entries in a row ...
 CHECK_RUNS = 32                 # ... at this many places of each slice
 
 
 def compress(variant: str, directory: str | os.PathLike = DEFAULT_DIR, report=print,
-             check: str = "sample", threads: int | None = None) -> Tables:
+             check: str = "sample", threads: int | None = None, level: int = 0) -> Tables:
     """Turn every raw slice of ``directory/variant`` into its compressed pair (``.wdl`` and
     ``.dist``), fewest pieces first, replacing the raw file once the manifest lists the new
-    ones. Before that, every block written is read back, and entries of the compressed slice,
+    ones. ``level``: zstd's for the distances, 1 to 19 (default ZSTD_LEVEL, the smallest
+    files; 10 writes about ten times faster, its files 4-17 % larger). Before that, every block written is read back, and entries of the compressed slice,
     as probed, are compared with the raw ones: all of them (``check="full"``), CHECK_RUNS runs
     of CHECK_RUN entries at random places (``"sample"``, every entry of a small slice), or none
     (``"none"``). A mismatch keeps the raw file and raises. Returns the loaded Tables."""
@@ -572,6 +640,7 @@ def compress(variant: str, directory: str | os.PathLike = DEFAULT_DIR, report=pr
 
     if check not in ("full", "sample", "none"):
         raise ValueError(f"check must be 'full', 'sample' or 'none', not {check!r}")
+    _check_level(level)
     _check_variant(variant)
     if not _table_set(variant).compressible:
         raise TableError(f"{games.game(variant).title}'s tables are never compressed "
@@ -582,7 +651,8 @@ def compress(variant: str, directory: str | os.PathLike = DEFAULT_DIR, report=pr
                    key=lambda n: (native.build_group(native.parse_name(n)), n))
     raw_total = packed_total = 0
     started = time.perf_counter()
-    with ThreadPoolExecutor(max_workers=threads or os.cpu_count() or 1) as pool:
+    threads = threads or os.cpu_count() or 1
+    with ThreadPoolExecutor(max_workers=threads) as pool:
         for number, name in enumerate(names, 1):
             entry = manifest["slices"][name]
             head = f"[{number:>3}/{len(names)}] {name:<10}"
@@ -591,64 +661,75 @@ def compress(variant: str, directory: str | os.PathLike = DEFAULT_DIR, report=pr
                 if report:
                     report(f"{head} already compressed")
                 continue
-            t0 = time.perf_counter()
-            signature = native.parse_name(name)
-            raw_path = folder / entry["file"]
-            raw = np.load(raw_path, mmap_mode="r")
-            wdl, dist = native.streams(signature)
-            wdl_path, dist_path = folder / f"{name}.wdl", folder / f"{name}.dist"
-            _write_packed(wdl_path, wdl, 2, pool)
-            _write_packed(dist_path, dist, 8, pool)
-            packed = dict(entry, kind="compressed", file=wdl_path.name,
-                          bytes=wdl_path.stat().st_size, sha256=_sha256(wdl_path),
-                          dist_file=dist_path.name, dist_bytes=dist_path.stat().st_size,
-                          dist_sha256=_sha256(dist_path))
-            _load_compressed(folder, name, packed, native)
-            try:
-                for path, values, bits in ((wdl_path, wdl, 2), (dist_path, dist, 8)):
-                    _check_packed(path, values, bits)
-            except TableError:
-                native.attach(signature, raw)
-                wdl_path.unlink(missing_ok=True)
-                dist_path.unlink(missing_ok=True)
-                raise
-            del wdl, dist
-            if check != "none":
-                size = native.size(signature)
-                starts = list(range(0, size, CHECK_RUN))
-                if check == "sample" and len(starts) > CHECK_RUNS:
-                    rng = np.random.default_rng(size)
-                    starts = sorted(rng.choice(starts, size=CHECK_RUNS, replace=False).tolist())
-
-                def first_difference(start, sig=signature, raw=raw, size=size):
-                    stop = min(start + CHECK_RUN, size)
-                    wrong = np.flatnonzero(native.expand(sig, start, stop) != raw[start:stop])
-                    return start + int(wrong[0]) if wrong.size else None
-
-                found = [i for i in pool.map(first_difference, starts) if i is not None]
-                if found:
-                    native.attach(signature, raw)
-                    wdl_path.unlink()
-                    dist_path.unlink()
-                    raise TableError(f"{folder}: slice {name}: the compressed values differ "
-                                     f"from the raw ones at entry {found[0]} (kept raw)")
-            manifest["slices"][name] = packed
-            _write_json(folder / MANIFEST, manifest)
-            del raw
-            raw_path.unlink()
-            raw_total += entry["bytes"]
-            packed_total += packed["bytes"] + packed["dist_bytes"]
-            if report:
-                report(f"{head} {entry['bytes']:>13,} bytes -> {packed['bytes']:>11,} + "
-                       f"{packed['dist_bytes']:>11,} "
-                       f"({100 * (packed['bytes'] + packed['dist_bytes']) / entry['bytes']:5.2f}%)"
-                       f"  {time.perf_counter() - t0:6.2f} s")
+            raw_bytes, packed_bytes = _compress_slice(
+                folder, manifest, native, name, check, level, pool, threads,
+                report and (lambda line, head=head: report(f"{head} {line}")))
+            raw_total += raw_bytes
+            packed_total += packed_bytes
     if report:
         report(f"done: {len(names)} slices, {packed_total:,} bytes compressed"
                + (f" ({100 * packed_total / raw_total:.2f}% of the {raw_total:,} raw bytes "
                   f"compressed now)" if raw_total else "")
                + f", {time.perf_counter() - started:.1f} s")
     return tables
+
+
+def _compress_slice(folder: Path, manifest: dict, native, name: str, check: str, level: int,
+                    pool, threads: int, report) -> tuple:
+    """Replace one raw slice by its compressed pair (see compress), the manifest rewritten,
+    working on `threads` threads (`pool`'s); (raw bytes, compressed bytes)."""
+    t0 = time.perf_counter()
+    entry = manifest["slices"][name]
+    signature = native.parse_name(name)
+    raw_path = folder / entry["file"]
+    raw = np.load(raw_path, mmap_mode="r")
+    wdl, dist = native.streams(signature, threads)
+    wdl_path, dist_path = folder / f"{name}.wdl", folder / f"{name}.dist"
+    _write_packed(wdl_path, wdl, 2, pool)
+    _write_packed(dist_path, dist, 8, pool, level)
+    packed = dict(entry, kind="compressed", file=wdl_path.name,
+                  bytes=wdl_path.stat().st_size, sha256=_sha256(wdl_path),
+                  dist_file=dist_path.name, dist_bytes=dist_path.stat().st_size,
+                  dist_sha256=_sha256(dist_path))
+    _load_compressed(folder, name, packed, native)
+    try:
+        for path, values, bits in ((wdl_path, wdl, 2), (dist_path, dist, 8)):
+            _check_packed(path, values, bits)
+    except TableError:
+        native.attach(signature, raw)
+        wdl_path.unlink(missing_ok=True)
+        dist_path.unlink(missing_ok=True)
+        raise
+    del wdl, dist
+    if check != "none":
+        size = native.size(signature)
+        starts = list(range(0, size, CHECK_RUN))
+        if check == "sample" and len(starts) > CHECK_RUNS:
+            rng = np.random.default_rng(size)
+            starts = sorted(rng.choice(starts, size=CHECK_RUNS, replace=False).tolist())
+
+        def first_difference(start):
+            stop = min(start + CHECK_RUN, size)
+            wrong = np.flatnonzero(native.expand(signature, start, stop) != raw[start:stop])
+            return start + int(wrong[0]) if wrong.size else None
+
+        found = [i for i in pool.map(first_difference, starts) if i is not None]
+        if found:
+            native.attach(signature, raw)
+            wdl_path.unlink()
+            dist_path.unlink()
+            raise TableError(f"{folder}: slice {name}: the compressed values differ "
+                             f"from the raw ones at entry {found[0]} (kept raw)")
+    manifest["slices"][name] = packed
+    _write_json(folder / MANIFEST, manifest)
+    del raw
+    raw_path.unlink()
+    packed_bytes = packed["bytes"] + packed["dist_bytes"]
+    if report:
+        report(f"{entry['bytes']:>13,} bytes -> {packed['bytes']:>11,} + "
+               f"{packed['dist_bytes']:>11,} ({100 * packed_bytes / entry['bytes']:5.2f}%)"
+               f"  {time.perf_counter() - t0:6.2f} s")
+    return entry["bytes"], packed_bytes
 
 
 # -- solving ----------------------------------------------------------------------------------
