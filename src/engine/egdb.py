@@ -28,7 +28,6 @@ import ctypes
 import ctypes.util
 import functools
 import hashlib
-import itertools
 import json
 import os
 import time
@@ -442,9 +441,9 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
     below from ``directory`` — a folder shared by every machine, at the same path — checking
     each one's size and checksum, and only this process writes files.
     ``compress``: each raw slice is compressed (as `compress` does, with its ``check`` and
-    ``level``) as soon
-    as no group left to build can lead to it, so that the raw files on disk are only those a
-    build still reads (a 7-piece checkers build would otherwise need 74 GB of raw files)."""
+    ``level``) as soon as no group left to build can lead to it, so that the raw files on disk
+    are only those a build still reads (a 7-piece checkers build would otherwise need 74 GB of
+    raw files)."""
     _check_variant(variant)
     if pieces < 2:
         raise TableError("tables need at least 2 pieces")
@@ -526,6 +525,13 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
                    f"({100 * progress['done'] / total_entries:5.1f}% of all, "
                    f"{time.perf_counter() - started:.0f} s)")
 
+    def built_here(pending):
+        """The big slices one at a time on every thread, then the small ones side by side."""
+        big = [sig for sig in pending if native.size(sig) >= BIG_SLICE]
+        for sig in big:
+            yield compute(sig, threads)
+        yield from pool.map(compute, pending[len(big):])
+
     groups: dict[tuple, list] = {}
     for sig in todo:
         groups.setdefault(native.build_group(sig), []).append(sig)
@@ -539,8 +545,8 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
     with ThreadPoolExecutor(max_workers=threads) as pool:
         for number, key in enumerate(keys):
             if compress:
-                _compress_freed(folder, manifest, native, keys[number:], check, level, pool, threads,
-                                report)
+                _compress_freed(folder, manifest, native, keys[number:], check, level, pool,
+                                threads, report)
             pending = [sig for sig in groups[key] if not keep(sig)]
             # The biggest slices first, so that the threads finish together.
             pending.sort(key=native.size, reverse=True)
@@ -548,10 +554,7 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
                 shared = str(folder.parent.resolve())
                 built = runner.map_unordered(_build_unit, [(variant, shared, sig) for sig in pending])
             else:
-                big = [sig for sig in pending if native.size(sig) >= BIG_SLICE]
-                small = pending[len(big):]
-                built = itertools.chain((compute(sig, threads) for sig in big),
-                                        pool.map(compute, small))
+                built = built_here(pending)
             for sig, values, counts, seconds in built:
                 record(tuple(sig), values, counts, seconds)
         if compress:
