@@ -122,6 +122,22 @@ def test_a_table_build_on_ray_writes_the_same_slices(tmp_path):
             (entry["sha256"], entry["wins"], entry["longest_plies"])
 
 
+def test_a_build_on_ray_that_compresses_writes_the_same_files(tmp_path):
+    try:
+        egdb._codecs()
+    except egdb.TableError as exc:          # .ci/run installs both libraries
+        pytest.skip(str(exc))
+    local = egdb.build("checkers", 4, tmp_path / "local", report=None, compress=True)
+    # The head compresses; the workers load each slice as the manifest lists it, raw or
+    # compressed (the 4-piece slices without men are compressed before those with two men).
+    on_ray = egdb.build("checkers", 4, tmp_path / "ray", report=None, ray="local", compress=True)
+    assert {name: (entry["sha256"], entry["dist_sha256"])
+            for name, entry in on_ray.manifest["slices"].items()} == \
+        {name: (entry["sha256"], entry["dist_sha256"])
+         for name, entry in local.manifest["slices"].items()}
+    assert not list((tmp_path / "ray" / "checkers").glob("*.npy"))
+
+
 def test_a_build_on_ray_needs_the_folder_on_every_worker(tmp_path):
     with pytest.raises(egdb.TableError, match="shared by every machine"):
         egdb._build_unit(("checkers", str(tmp_path / "not-shared"), (1, 1, 0, 0)))
