@@ -190,6 +190,54 @@ cdef inline int decode(const Ctx* c, u64 idx, int wm, int wk, int bm, int bk, Po
     return 1
 
 
+ctypedef struct DecodeCache:
+    # What decode works out for every entry sharing the index's upper part (all but Black's
+    # kings and the side to move): kept between entries of a pass in index order.
+    u64 upper                 # (idx >> 1) // (Black's king combinations); ~0: nothing kept
+    int ok                    # the men of both sides do not overlap
+    u64 pieces[2]             # White's men and kings, Black's men
+    u64 kings
+    int free_sq[64]           # the squares Black's kings may take, in board order
+
+
+cdef inline void decode_cache_init(DecodeCache* cache) noexcept nogil:
+    cache.upper = <u64>-1
+
+
+cdef inline int decode_next(const Ctx* c, u64 idx, int wm, int wk, int bm, int bk, Pos* p,
+                            DecodeCache* cache) noexcept nogil:
+    """decode, for passes in index order: the men and White's kings are decoded once for all
+    the entries that share them (Black's kings vary fastest), which saves most of the
+    divisions and square lists."""
+    cdef u64 i = idx >> 1
+    cdef u64 n_bk = BINOM[c.nsq - wm - bm - wk][bk]
+    cdef u64 upper = i // n_bk
+    cdef u64 q, r_wk, r_bm, wmen, bmen, wkings
+    cdef int free_sq[64]
+    if upper != cache.upper:
+        cache.upper = upper
+        q = upper
+        r_wk = q % BINOM[c.nsq - wm - bm][wk]
+        q //= BINOM[c.nsq - wm - bm][wk]
+        r_bm = q % BINOM[c.nmen[1]][bm]
+        q //= BINOM[c.nmen[1]][bm]
+        wmen = unrank_set(q, wm, c.men_sq[0])
+        bmen = unrank_set(r_bm, bm, c.men_sq[1])
+        cache.ok = (wmen & bmen) == 0
+        if cache.ok:
+            free_squares(c, wmen | bmen, free_sq)
+            wkings = unrank_set(r_wk, wk, free_sq)
+            free_squares(c, wmen | bmen | wkings, cache.free_sq)
+            cache.pieces[0] = wmen | wkings
+            cache.pieces[1] = bmen
+            cache.kings = wkings
+    if not cache.ok:
+        return 0
+    cdef u64 bkings = unrank_set(i - upper * n_bk, bk, cache.free_sq)
+    set_pos(p, cache.pieces[0], cache.pieces[1] | bkings, cache.kings | bkings, idx & 1)
+    return 1
+
+
 cdef int any_code(const Ctx* c, const Pos* p, int need_plies, int depth) noexcept nogil:
     """The table value of any position of the variant, coded like a stored byte, UNKNOWN when
     no table holds it. From a compressed slice: WIN_ANY or LOSS_ANY when need_plies is 0, and
@@ -362,8 +410,10 @@ cdef int first_pass(const Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val, 
     cdef Undo u
     cdef u64 idx
     cdef int n, i, code, best_win, inside, rule, longest_out, no_loss
+    cdef DecodeCache cache
+    decode_cache_init(&cache)
     for idx in range(lo, hi):
-        if not decode(c, idx, wm, wk, bm, bk, &p):
+        if not decode_next(c, idx, wm, wk, bm, bk, &p, &cache):
             val[idx] = INVALID
             continue
         rule = rule_draw(&p, c.R)          # only Turkish material rules fire with zero counters
@@ -424,6 +474,8 @@ cdef int settle_range(const Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val
     cdef u64 idx = lo, qi
     cdef int j, np, v, plies
     cdef const uint8_t* hit
+    cdef DecodeCache cache
+    decode_cache_init(&cache)
     if preds == NULL:
         return -1
     while idx < hi:
@@ -431,7 +483,7 @@ cdef int settle_range(const Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val
         if hit == NULL:
             break
         idx = <u64>(hit - val) + 1
-        decode(c, idx - 1, wm, wk, bm, bk, &p)
+        decode_next(c, idx - 1, wm, wk, bm, bk, &p, &cache)    # the hits come in index order
         np = predecessors(c, &p, preds)
         for j in range(np):
             qi = pos_index(c, &preds[j], wm, bm, wk, bk)
@@ -914,11 +966,13 @@ cdef class DraughtsTableSet(ProbeSource):
         cdef u64 idx
         cdef Pos p
         cdef int v, rule, a = signature[0], b = signature[1], cc = signature[2], d = signature[3]
+        cdef DecodeCache cache
+        decode_cache_init(&cache)
         with nogil:
             for idx in range(lo, hi):
                 w[idx] = dd[idx] = UNKNOWN
                 v = view[idx]
-                if v != INVALID and decode(self.c, idx, a, b, cc, d, &p):
+                if v != INVALID and decode_next(self.c, idx, a, b, cc, d, &p, &cache):
                     rule = rule_draw(&p, self.c.R)
                     if rule != END_NONE or not has_capture(&p, self.c.R):
                         if v == DRAW:
