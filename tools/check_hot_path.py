@@ -35,6 +35,7 @@ HOT = {
     "_draughts": DRAUGHTS + [
         # the endgame tables (_draughts_tables.pxi)
         "slice_size", "rank_set", "rank_free", "unrank_set", "set_pos", "pos_index", "decode",
+        "decode_next", "decode_cache_init",
         "free_squares", "lookup", "predecessors", "first_pass", "settle_range", "finish_values",
         "probe_c", "expected_code", "verify_range",
         "any_code", "packed_code", "successor_code", "code_to_rule", "packed_get",
