@@ -29,7 +29,7 @@
 # Included into _draughts.pyx (the 64-bit build only): it builds on the family's own generate, make and unmake.
 
 
-from libc.stdint cimport uint16_t, uint32_t
+from libc.stdint cimport uint32_t
 from libc.stdlib cimport calloc
 from libc.string cimport memchr, memcpy
 
@@ -404,7 +404,7 @@ cdef int first_pass(const Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val, 
     the loss one ply after the longest out-of-slice win of the opponent when no move stays
     inside; else UNKNOWN. outmax keeps that longest win, or NO_LOSS when a move out of the
     slice reaches a draw. pending[code] counts the entries given each code. Entries lo..hi-1
-    are the only ones written, so ranges can run in parallel. Returns 0, -2 or -3 (build_slice)."""
+    are the only ones written, so ranges can run in parallel. Returns 0 or an error of _ERRORS."""
     cdef Move moves[MAX_MOVES]
     cdef Pos p
     cdef Undo u
@@ -443,6 +443,8 @@ cdef int first_pass(const Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val, 
                     best_win = code
             elif code - 1 > longest_out:
                 longest_out = code - 1
+        if inside > 254:
+            return -4
         cnt[idx] = <uint8_t>inside
         outmax[idx] = NO_LOSS if no_loss else <uint8_t>longest_out
         val[idx] = UNKNOWN
@@ -600,7 +602,8 @@ cdef int code_to_rule(int code, int* plies) noexcept nogil:
 
 
 _ERRORS = {-1: "out of memory", -2: "a distance to the end longer than 252 plies",
-           -3: "a successor slice is missing (build the smaller slices first)"}
+           -3: "a successor slice is missing (build the smaller slices first)",
+           -4: "a position with more moves inside its slice than a build counts (254)"}
 
 
 cdef class DraughtsTableSet(ProbeSource):
