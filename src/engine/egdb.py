@@ -463,7 +463,7 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
     native = _native(variant)
     todo = native.signatures(pieces, kings_only)
     total_entries = sum(native.size(s) for s in todo)
-    progress = {"done": 0, "number": 0}
+    progress = {"done": 0, "number": 0, "built": 0}     # entries: done (kept or built), built
     started = time.perf_counter()
 
     def head(sig):
@@ -517,13 +517,17 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
         }
         _write_json(folder / MANIFEST, manifest)
         progress["done"] += entries
+        progress["built"] += entries
         if report:
             valid = max(wins + draws + losses, 1)
+            elapsed = time.perf_counter() - started
+            # What is left at this run's pace so far (compressing included).
+            left = elapsed * (total_entries - progress["done"]) / progress["built"]
             report(f"{head(sig)}  W {100 * wins / valid:4.1f}% D {100 * draws / valid:4.1f}% "
                    f"L {100 * losses / valid:4.1f}%  longest {longest:>3} plies  {seconds:7.2f} s "
                    f"{entries / max(seconds, 1e-9) / 1e6:6.2f} M/s  "
-                   f"({100 * progress['done'] / total_entries:5.1f}% of all, "
-                   f"{time.perf_counter() - started:.0f} s)")
+                   f"({100 * progress['done'] / total_entries:5.1f}% of all, {elapsed:.0f} s"
+                   + (f", about {_duration_text(left)} left)" if left >= 60 else ")"))
 
     def built_here(pending):
         """The big slices one at a time on every thread, then the small ones side by side."""
@@ -572,6 +576,10 @@ def _physical_memory() -> int | None:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (AttributeError, ValueError, OSError):
         return None
+
+
+def _duration_text(seconds: float) -> str:
+    return f"{seconds / 3600:.1f} h" if seconds >= 5400 else f"{seconds / 60:.0f} min"
 
 
 def _size_text(size: int) -> str:
