@@ -533,8 +533,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "(default %(default)s: the smallest files; 10 writes about ten times faster, "
                    "its files 4-17%% larger)")
     p.add_argument("--check", choices=["sample", "full", "none"], default="sample",
-                   help="compress, build --compress: compare the compressed entries, as probed, with the raw "
-                   "ones: runs of entries at random places of each slice (default), all of "
+                   help="compress, build --compress: compare the compressed entries, as "
+                   "probed, with the raw ones: runs of entries at random places of each slice (default), all of "
                    "them (slow: several positions are probed for each capture or loss), or none")
     ray_option(p, "slices of a build (the table directory shared by every machine, at the "
                "same path)")
