@@ -643,9 +643,10 @@ def compress(variant: str, directory: str | os.PathLike = DEFAULT_DIR, report=pr
     """Turn every raw slice of ``directory/variant`` into its compressed pair (``.wdl`` and
     ``.dist``), fewest pieces first, replacing the raw file once the manifest lists the new
     ones. ``level``: zstd's for the distances, 1 to 19 (default ZSTD_LEVEL, the smallest
-    files; 10 writes about ten times faster, its files 4-17 % larger). Before that, every block written is read back, and entries of the compressed slice,
-    as probed, are compared with the raw ones: all of them (``check="full"``), CHECK_RUNS runs
-    of CHECK_RUN entries at random places (``"sample"``, every entry of a small slice), or none
+    files; 10 writes about ten times faster, its files 4-17 % larger). Before the raw file
+    goes, every block written is read back, and entries of the compressed slice, as probed,
+    are compared with the raw ones: all of them (``check="full"``), CHECK_RUNS runs of
+    CHECK_RUN entries at random places (``"sample"``, every entry of a small slice), or none
     (``"none"``). A mismatch keeps the raw file and raises. Returns the loaded Tables."""
     from concurrent.futures import ThreadPoolExecutor
 
