@@ -606,6 +606,36 @@ _ERRORS = {-1: "out of memory", -2: "a distance to the end longer than 252 plies
            -4: "a position with more moves inside its slice than a build counts (254)"}
 
 
+class _SliceRanges:
+    """A pass over a slice cut into ranges that `threads` threads share (about 16 a thread,
+    so that a thread finishing early takes another), run on one thread pool for all the
+    passes of a build. Used as a context manager: the pool ends with it."""
+
+    def __init__(self, size, threads):
+        step = max(1 << 16, -(-size // (16 * max(threads, 1))))
+        self.ranges = [(i, lo, min(lo + step, size)) for i, lo in enumerate(range(0, size, step))]
+        self.pool = None
+        if threads > 1 and len(self.ranges) > 1:
+            from concurrent.futures import ThreadPoolExecutor
+            self.pool = ThreadPoolExecutor(max_workers=threads)
+
+    def __len__(self):
+        return len(self.ranges)
+
+    def run(self, fn):
+        """fn(i, lo, hi) for every range i (entries lo..hi-1); the list of what they return."""
+        if self.pool is None:
+            return [fn(*r) for r in self.ranges]
+        return list(self.pool.map(lambda r: fn(*r), self.ranges))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.pool is not None:
+            self.pool.shutdown()
+
+
 cdef class DraughtsTableSet(ProbeSource):
     """The slices of one variant known to the native code: built here or attached from files.
     Used by engine.egdb; the search probes it through ProbeSource."""
@@ -782,30 +812,18 @@ cdef class DraughtsTableSet(ProbeSource):
         size = self.size(signature)
         values = np.empty(size, dtype=np.uint8)
         work = np.empty((2, size), dtype=np.uint8)          # cnt, outmax
-        step = max(1 << 16, -(-size // (16 * max(threads, 1))))
-        ranges = [(lo, min(lo + step, size)) for lo in range(0, size, step)]
-        pending = np.zeros((len(ranges), 256), dtype=np.uint64)
-        pool = None
-        if threads > 1 and len(ranges) > 1:
-            from concurrent.futures import ThreadPoolExecutor
-            pool = ThreadPoolExecutor(max_workers=threads)
-        try:
-            run = pool.map if pool is not None else map
-            errors = list(run(lambda r: self._pass(signature, values, work, -1, r[0], r[1],
-                                                   pending[r[2]]),
-                              [(lo, hi, i) for i, (lo, hi) in enumerate(ranges)]))
+        with _SliceRanges(size, threads) as ranges:
+            pending = np.zeros((len(ranges), 256), dtype=np.uint64)
+            errors = ranges.run(lambda i, lo, hi: self._pass(signature, values, work, -1, lo, hi,
+                                                             pending[i]))
             total = pending.sum(axis=0, dtype=np.uint64)
             for d in range(MAX_PLIES + 1):
                 if any(errors) or total[d + 1] == 0:
                     continue
                 pending[:] = 0
-                errors = list(run(lambda r: self._pass(signature, values, work, d, r[0], r[1],
-                                                       pending[r[2]]),
-                                  [(lo, hi, i) for i, (lo, hi) in enumerate(ranges)]))
+                errors = ranges.run(lambda i, lo, hi: self._pass(signature, values, work, d, lo,
+                                                                 hi, pending[i]))
                 total += pending.sum(axis=0, dtype=np.uint64)
-        finally:
-            if pool is not None:
-                pool.shutdown()
         work = None                                          # freed before the last pass
         err = next((e for e in errors if e), 0)
         if err:
@@ -937,16 +955,8 @@ cdef class DraughtsTableSet(ProbeSource):
         size = self.size(signature)
         wdl = np.empty(size, dtype=np.uint8)
         dist = np.empty(size, dtype=np.uint8)
-        step = max(1 << 16, -(-size // (16 * max(threads, 1))))
-        ranges = [(lo, min(lo + step, size)) for lo in range(0, size, step)]
-        if threads > 1 and len(ranges) > 1:
-            from concurrent.futures import ThreadPoolExecutor
-            with ThreadPoolExecutor(max_workers=threads) as pool:
-                list(pool.map(lambda r: self._stream_values(signature, wdl, dist, r[0], r[1]),
-                              ranges))
-        else:
-            for lo, hi in ranges:
-                self._stream_values(signature, wdl, dist, lo, hi)
+        with _SliceRanges(size, threads) as ranges:
+            ranges.run(lambda i, lo, hi: self._stream_values(signature, wdl, dist, lo, hi))
         cdef uint8_t[::1] w = wdl
         cdef uint8_t[::1] dd = dist
         cdef u64 idx, n = size
