@@ -41,6 +41,9 @@ cdef extern from "_atomic.h" nogil:
     unsigned char atomic_dec_u8(uint8_t* p)
     int atomic_cas_u8(uint8_t* p, uint8_t expected, uint8_t desired)
 
+cdef extern from "_memory.h" nogil:
+    void prefetch_write(const void* p)
+
 include "_draughts_tables_packed.pxi"
 
 cdef enum:
@@ -123,15 +126,20 @@ cdef inline u64 rank_free(u64 bits, u64 taken, const int* dense) noexcept nogil:
     return r
 
 
-cdef inline u64 unrank_set(u64 r, int k, const int* sq) noexcept nogil:
+cdef inline u64 unrank_set(u64 r, int k, int n, const int* sq) noexcept nogil:
+    """The set of k of the n squares sq[0..n-1] with colex rank r (r < C(n, k)). Its squares
+    come highest first, each searched downward from the one before (fewer steps than upward
+    from the bottom); the last one is r itself, as C(d, 1) = d."""
     cdef u64 bits = 0
-    cdef int kk, d
-    for kk in range(k, 0, -1):
-        d = kk - 1
-        while BINOM[d + 1][kk] <= r:
-            d += 1
+    cdef int kk, d = n - 1
+    for kk in range(k, 1, -1):
+        while BINOM[d][kk] > r:
+            d -= 1
         r -= BINOM[d][kk]
         bits |= (<u64>1) << sq[d]
+        d -= 1
+    if k > 0:
+        bits |= (<u64>1) << sq[r]
     return bits
 
 
@@ -176,16 +184,16 @@ cdef inline int decode(const Ctx* c, u64 idx, int wm, int wk, int bm, int bk, Po
     idx //= n_wk
     cdef u64 r_bm = idx % n_bm
     idx //= n_bm
-    cdef u64 wmen = unrank_set(idx, wm, c.men_sq[0])
-    cdef u64 bmen = unrank_set(r_bm, bm, c.men_sq[1])
+    cdef u64 wmen = unrank_set(idx, wm, c.nmen[0], c.men_sq[0])
+    cdef u64 bmen = unrank_set(r_bm, bm, c.nmen[1], c.men_sq[1])
     if wmen & bmen:
         return 0
     # Kings over the free squares, in board order.
     cdef int free_sq[64]
     free_squares(c, wmen | bmen, free_sq)
-    cdef u64 wkings = unrank_set(r_wk, wk, free_sq)
+    cdef u64 wkings = unrank_set(r_wk, wk, c.nsq - wm - bm, free_sq)
     free_squares(c, wmen | bmen | wkings, free_sq)
-    cdef u64 bkings = unrank_set(r_bk, bk, free_sq)
+    cdef u64 bkings = unrank_set(r_bk, bk, c.nsq - wm - bm - wk, free_sq)
     set_pos(p, wmen | wkings, bmen | bkings, wkings | bkings, stm)
     return 1
 
@@ -221,19 +229,19 @@ cdef inline int decode_next(const Ctx* c, u64 idx, int wm, int wk, int bm, int b
         q //= BINOM[c.nsq - wm - bm][wk]
         r_bm = q % BINOM[c.nmen[1]][bm]
         q //= BINOM[c.nmen[1]][bm]
-        wmen = unrank_set(q, wm, c.men_sq[0])
-        bmen = unrank_set(r_bm, bm, c.men_sq[1])
+        wmen = unrank_set(q, wm, c.nmen[0], c.men_sq[0])
+        bmen = unrank_set(r_bm, bm, c.nmen[1], c.men_sq[1])
         cache.ok = (wmen & bmen) == 0
         if cache.ok:
             free_squares(c, wmen | bmen, free_sq)
-            wkings = unrank_set(r_wk, wk, free_sq)
+            wkings = unrank_set(r_wk, wk, c.nsq - wm - bm, free_sq)
             free_squares(c, wmen | bmen | wkings, cache.free_sq)
             cache.pieces[0] = wmen | wkings
             cache.pieces[1] = bmen
             cache.kings = wkings
     if not cache.ok:
         return 0
-    cdef u64 bkings = unrank_set(i - upper * n_bk, bk, cache.free_sq)
+    cdef u64 bkings = unrank_set(i - upper * n_bk, bk, c.nsq - wm - bm - wk, cache.free_sq)
     set_pos(p, cache.pieces[0], cache.pieces[1] | bkings, cache.kings | bkings, idx & 1)
     return 1
 
@@ -474,6 +482,7 @@ cdef int settle_range(const Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val
     cdef Pos p
     cdef Pos* preds = <Pos*>malloc(MAX_MOVES * sizeof(Pos))
     cdef u64 idx = lo, qi
+    cdef u64 where[MAX_MOVES]
     cdef int j, np, v, plies
     cdef const uint8_t* hit
     cdef DecodeCache cache
@@ -487,8 +496,15 @@ cdef int settle_range(const Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val
         idx = <u64>(hit - val) + 1
         decode_next(c, idx - 1, wm, wk, bm, bk, &p, &cache)    # the hits come in index order
         np = predecessors(c, &p, preds)
+        # The predecessors' entries lie anywhere in the slice: ask for all of them before
+        # reading the first, so that their cache misses overlap.
         for j in range(np):
-            qi = pos_index(c, &preds[j], wm, bm, wk, bk)
+            where[j] = pos_index(c, &preds[j], wm, bm, wk, bk)
+            prefetch_write(val + where[j])
+            if d % 2:
+                prefetch_write(cnt + where[j])
+        for j in range(np):
+            qi = where[j]
             v = val[qi]
             if d % 2 == 0:
                 # Won one ply later, unless settled already or a win as short is known (a

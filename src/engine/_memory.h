@@ -33,4 +33,14 @@ static inline void tt_prefetch(const void* p) {
     (void)p;
 #endif
 }
+
+/* The same for an entry about to be written: a table build settling a position touches its
+ * predecessors' entries, scattered over the slice, and asks for all of them at once. */
+static inline void prefetch_write(const void* p) {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(p, 1);
+#else
+    (void)p;
+#endif
+}
 #endif
