@@ -340,6 +340,32 @@ def test_the_zstd_level_is_the_writers_and_reads_back_the_same(pair, tmp_path):
     assert "a zstd level is an integer from 1 to 19, not 'fast'" in refused.stderr
 
 
+def test_the_lz4_level_is_the_writers_and_reads_back_the_same(pair, tmp_path):
+    raw, packed = pair
+    shutil.copytree(raw / "checkers", tmp_path / "fast" / "checkers")
+    tables = egdb.compress("checkers", tmp_path / "fast", report=None, lz4_level=1)
+    want = packed_files(json.loads((packed / "checkers" / "manifest.json").read_text()))
+    got = packed_files(tables.manifest)
+    assert {name: files[1] for name, files in got.items()} == \
+        {name: files[1] for name, files in want.items()}           # distances: zstd as before
+    assert sum(got[name][0] != want[name][0] for name in got) > len(got) // 2
+    manifest = json.loads((raw / "checkers" / "manifest.json").read_text())
+    for name, entry in manifest["slices"].items():
+        assert np.array_equal(tables.native.expand(parse_name(name)),
+                              np.load(raw / "checkers" / entry["file"])), name
+    # A build that compresses as it goes passes the level on.
+    built = egdb.build("checkers", 3, tmp_path / "built", report=None, compress=True,
+                       lz4_level=1)
+    assert packed_files(built.manifest) == {name: got[name] for name in built.manifest["slices"]}
+    with pytest.raises(ValueError, match="the LZ4 level is 1 to 12, not 13"):
+        egdb.compress("checkers", tmp_path / "fast", report=None, lz4_level=13)
+    refused = subprocess.run([sys.executable, "-m", "engine", "egdb", "build", "--pieces", "3",
+                              "--compress", "--dir", str(tmp_path), "--lz4-level", "0"],
+                             capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2
+    assert "an LZ4 level is an integer from 1 to 12, not '0'" in refused.stderr
+
+
 def test_dipole_tables_stay_raw(tmp_path):
     egdb.build("dipole", 3, tmp_path, report=None)
     with pytest.raises(egdb.TableError, match="Dipole's tables are never compressed"):

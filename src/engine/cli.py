@@ -9,7 +9,7 @@ import time
 
 from . import Board, Engine, __version__, divide, games, perft, variants
 from .bench import DEFAULT_DEPTH, DEFAULT_HASH_MB, run_bench
-from .egdb import ZSTD_LEVEL
+from .egdb import LZ4_LEVEL, ZSTD_LEVEL
 from .errors import EngineError
 from .parallel import ray_address
 from .types import Termination
@@ -183,7 +183,7 @@ def cmd_egdb(args) -> int:
         tables = egdb.build(args.variant, args.pieces, args.dir,
                             report=lambda line: print(line, flush=True), threads=args.threads,
                             ray=ray_address(args.ray), compress=args.compress, check=args.check,
-                            level=args.zstd_level)
+                            level=args.zstd_level, lz4_level=args.lz4_level)
         size = sum(e["bytes"] + e.get("dist_bytes", 0) for e in tables.manifest["slices"].values())
         print(f"done: {len(tables.manifest['slices'])} slices, {size:,} bytes, "
               f"{time.perf_counter() - start:.1f} s")
@@ -194,7 +194,8 @@ def cmd_egdb(args) -> int:
         print(f"compressing the {args.variant} tables in {args.dir}/{args.variant} ({check})",
               flush=True)
         egdb.compress(args.variant, args.dir, report=lambda line: print(line, flush=True),
-                      check=args.check, threads=args.threads, level=args.zstd_level)
+                      check=args.check, threads=args.threads, level=args.zstd_level,
+                      lz4_level=args.lz4_level)
     elif args.action == "verify":
         tables = egdb.Tables(args.dir, args.variant)
         return _report_verify(egdb.verify(tables, args.slices, threads=args.threads), tables)
@@ -356,14 +357,18 @@ def cmd_openings(args) -> int:
     return 0
 
 
-def zstd_level(text: str) -> int:
-    """argparse type of --zstd-level: an integer from 1 to 19."""
-    try:
-        level = int(text)
-    except ValueError:
-        level = 0
-    if not 1 <= level <= 19:
-        raise argparse.ArgumentTypeError(f"a zstd level is an integer from 1 to 19, not {text!r}")
+def codec_level(what: str, highest: int):
+    """argparse type of a codec's level option ("a zstd level"): an integer from 1 to
+    `highest`."""
+    def level(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = 0
+        if not 1 <= value <= highest:
+            raise argparse.ArgumentTypeError(f"{what} is an integer from 1 to {highest}, "
+                                             f"not {text!r}")
+        return value
     return level
 
 
@@ -528,10 +533,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--compress", action="store_true",
                    help="build: compress each slice once no slice left to build reads it "
                    "(see 'compress'); the raw files kept are only those the build still reads")
-    p.add_argument("--zstd-level", type=zstd_level, default=ZSTD_LEVEL, metavar="N",
+    p.add_argument("--zstd-level", type=codec_level("a zstd level", 19), default=ZSTD_LEVEL,
+                   metavar="N",
                    help="compress, build --compress: zstd's level for the distances, 1-19 "
                    "(default %(default)s: the smallest files; 10 writes about ten times faster, "
                    "its files 4-17%% larger)")
+    p.add_argument("--lz4-level", type=codec_level("an LZ4 level", 12), default=LZ4_LEVEL, metavar="N",
+                   help="compress, build --compress: LZ4's level for win/draw/loss, 1-12 "
+                   "(default %(default)s: the smallest files; 6 writes about four times faster, "
+                   "its files 2-3%% larger)")
     p.add_argument("--check", choices=["sample", "full", "none"], default="sample",
                    help="compress, build --compress: compare the compressed entries, as "
                    "probed, with the raw ones: runs of entries at random places of each slice (default), all of "

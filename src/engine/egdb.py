@@ -50,7 +50,8 @@ PACKED_HEADER = np.dtype([("magic", "S8"), ("bits", "<u4"), ("per_block", "<u4")
 # Entries a block: 4 KB of win/draw/loss (the search decodes these, so they are small) and
 # 256 KB of distances (only Tables.probe, solve and verify read them).
 PER_BLOCK = {2: 1 << 14, 8: 1 << 18}
-LZ4_LEVEL = 12                  # LZ4_compress_HC's highest: decoding is as fast at any level
+LZ4_LEVEL = 12                  # LZ4_compress_HC's highest: decoding is as fast at any level,
+                                # writing 4 times faster at 6 for files 2-3 % larger
 ZSTD_LEVEL = 19                 # zstd's highest before its "ultra" levels (slow to write)
 DEFAULT_DIR = "egdb"
 # RULE codes of the native probe (see _game.pxd).
@@ -218,11 +219,11 @@ class _Codecs:
                                 "ZSTD_freeDCtx")))
 
     def compress(self, data: bytes, bits: int, level: int = 0) -> bytes:
-        """One block: LZ4 (highest level) for win/draw/loss, zstd (at `level`, default
-        ZSTD_LEVEL) for distances."""
+        """One block at the codec's `level`: LZ4 for win/draw/loss (default LZ4_LEVEL), zstd
+        for distances (default ZSTD_LEVEL)."""
         if bits == 2:
             out = ctypes.create_string_buffer(self._lz4_bound(len(data)))
-            n = self._lz4_compress(data, out, len(data), len(out), LZ4_LEVEL)
+            n = self._lz4_compress(data, out, len(data), len(out), level or LZ4_LEVEL)
             if n <= 0:
                 raise TableError("LZ4 could not compress a block")
         else:
@@ -314,7 +315,8 @@ def _load_compressed(folder: Path, name: str, entry: dict, native) -> None:
 
 
 def _write_packed(path: Path, values: np.ndarray, bits: int, pool, level: int = 0) -> None:
-    """Write one compressed stream (values: a byte per entry) atomically; `level`: zstd's."""
+    """Write one compressed stream (values: a byte per entry) atomically; `level`: its
+    codec's (see _Codecs.compress)."""
     entries = values.shape[0]
     if bits == 2:
         padded = np.zeros(-(-entries // 4) * 4, dtype=np.uint8)
@@ -430,7 +432,7 @@ class Tables:
 def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
           report=print, kings_only: bool = False, threads: int | None = None,
           ray: str | None = None, compress: bool = False, check: str = "sample",
-          level: int = 0) -> Tables:
+          level: int = 0, lz4_level: int = 0) -> Tables:
     """Build every slice up to ``pieces`` pieces into ``directory/variant`` (slices already
     there and intact are kept), reporting a line per slice; returns the loaded Tables.
     ``kings_only`` builds only the slices without men (they never lead to a slice with men).
@@ -440,8 +442,8 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
     an entry). On a Ray cluster (``ray``: see `engine.parallel`) every worker reads the slices
     below from ``directory`` — a folder shared by every machine, at the same path — checking
     each one's size and checksum, and only this process writes files.
-    ``compress``: each raw slice is compressed (as `compress` does, with its ``check`` and
-    ``level``) as soon as no group left to build can lead to it, so that the raw files on disk
+    ``compress``: each raw slice is compressed (as `compress` does, with its ``check``,
+    ``level`` and ``lz4_level``) as soon as no group left to build can lead to it, so that the raw files on disk
     are only those a build still reads (a 7-piece checkers build would otherwise need 74 GB of
     raw files)."""
     _check_variant(variant)
@@ -449,7 +451,7 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
         raise TableError("tables need at least 2 pieces")
     if check not in ("full", "sample", "none"):
         raise ValueError(f"check must be 'full', 'sample' or 'none', not {check!r}")
-    _check_level(level)
+    levels = _check_levels(level, lz4_level)
     if compress and not _table_set(variant).compressible:
         raise TableError(f"{games.game(variant).title}'s tables are never compressed "
                          f"(compressed tables exist for the draughts games)")
@@ -549,7 +551,7 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
     with ThreadPoolExecutor(max_workers=threads) as pool:
         for number, key in enumerate(keys):
             if compress:
-                _compress_freed(folder, manifest, native, keys[number:], check, level, pool,
+                _compress_freed(folder, manifest, native, keys[number:], check, levels, pool,
                                 threads, report)
             pending = [sig for sig in groups[key] if not keep(sig)]
             # The biggest slices first, so that the threads finish together.
@@ -562,7 +564,7 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
             for sig, values, counts, seconds in built:
                 record(tuple(sig), values, counts, seconds)
         if compress:
-            _compress_freed(folder, manifest, native, [], check, level, pool, threads,
+            _compress_freed(folder, manifest, native, [], check, levels, pool, threads,
                             report)
     return Tables(directory, variant)
 
@@ -590,7 +592,7 @@ def _size_text(size: int) -> str:
 
 
 def _compress_freed(folder: Path, manifest: dict, native, later: list, check: str,
-                    level: int, pool, threads: int, report) -> None:
+                    levels: tuple, pool, threads: int, report) -> None:
     """Compress the raw slices that no group in ``later`` (build groups still to build) can
     lead to, fewest pieces first."""
     names = [name for name, entry in manifest["slices"].items()
@@ -599,7 +601,7 @@ def _compress_freed(folder: Path, manifest: dict, native, later: list, check: st
                          for key in later)]
     names.sort(key=lambda n: (native.build_group(native.parse_name(n)), n))
     for name in names:
-        _compress_slice(folder, manifest, native, name, check, level, pool, threads,
+        _compress_slice(folder, manifest, native, name, check, levels, pool, threads,
                         report and (lambda line, name=name: report(f"      {name:<10} {line}")))
 
 
@@ -629,9 +631,13 @@ def _build_unit(unit) -> tuple:
     return tuple(sig), values, counts, time.perf_counter() - t0
 
 
-def _check_level(level: int) -> None:
+def _check_levels(level: int, lz4_level: int) -> tuple:
+    """(LZ4's level, zstd's): the levels of the two streams, 0 for the default."""
     if level != 0 and not 1 <= level <= 19:
         raise ValueError(f"the zstd level is 1 to 19, not {level}")
+    if lz4_level != 0 and not 1 <= lz4_level <= 12:
+        raise ValueError(f"the LZ4 level is 1 to 12, not {lz4_level}")
+    return lz4_level, level
 
 
 CHECK_RUN = 4096                # a sampled check compares this many entries in a row ...
@@ -639,11 +645,14 @@ CHECK_RUNS = 32                 # ... at this many places of each slice
 
 
 def compress(variant: str, directory: str | os.PathLike = DEFAULT_DIR, report=print,
-             check: str = "sample", threads: int | None = None, level: int = 0) -> Tables:
+             check: str = "sample", threads: int | None = None, level: int = 0,
+             lz4_level: int = 0) -> Tables:
     """Turn every raw slice of ``directory/variant`` into its compressed pair (``.wdl`` and
     ``.dist``), fewest pieces first, replacing the raw file once the manifest lists the new
     ones. ``level``: zstd's for the distances, 1 to 19 (default ZSTD_LEVEL, the smallest
-    files; 10 writes about ten times faster, its files 4-17 % larger). Before the raw file
+    files; 10 writes about ten times faster, its files 4-17 % larger); ``lz4_level``: LZ4's
+    for win/draw/loss, 1 to 12 (default LZ4_LEVEL; 6 writes about four times faster, its
+    files 2-3 % larger). Before the raw file
     goes, every block written is read back, and entries of the compressed slice, as probed,
     are compared with the raw ones: all of them (``check="full"``), CHECK_RUNS runs of
     CHECK_RUN entries at random places (``"sample"``, every entry of a small slice), or none
@@ -652,7 +661,7 @@ def compress(variant: str, directory: str | os.PathLike = DEFAULT_DIR, report=pr
 
     if check not in ("full", "sample", "none"):
         raise ValueError(f"check must be 'full', 'sample' or 'none', not {check!r}")
-    _check_level(level)
+    levels = _check_levels(level, lz4_level)
     _check_variant(variant)
     if not _table_set(variant).compressible:
         raise TableError(f"{games.game(variant).title}'s tables are never compressed "
@@ -674,7 +683,7 @@ def compress(variant: str, directory: str | os.PathLike = DEFAULT_DIR, report=pr
                     report(f"{head} already compressed")
                 continue
             raw_bytes, packed_bytes = _compress_slice(
-                folder, manifest, native, name, check, level, pool, threads,
+                folder, manifest, native, name, check, levels, pool, threads,
                 report and (lambda line, head=head: report(f"{head} {line}")))
             raw_total += raw_bytes
             packed_total += packed_bytes
@@ -686,7 +695,7 @@ def compress(variant: str, directory: str | os.PathLike = DEFAULT_DIR, report=pr
     return tables
 
 
-def _compress_slice(folder: Path, manifest: dict, native, name: str, check: str, level: int,
+def _compress_slice(folder: Path, manifest: dict, native, name: str, check: str, levels: tuple,
                     pool, threads: int, report) -> tuple:
     """Replace one raw slice by its compressed pair (see compress), the manifest rewritten,
     working on `threads` threads (`pool`'s); (raw bytes, compressed bytes)."""
@@ -697,8 +706,8 @@ def _compress_slice(folder: Path, manifest: dict, native, name: str, check: str,
     raw = np.load(raw_path, mmap_mode="r")
     wdl, dist = native.streams(signature, threads)
     wdl_path, dist_path = folder / f"{name}.wdl", folder / f"{name}.dist"
-    _write_packed(wdl_path, wdl, 2, pool)
-    _write_packed(dist_path, dist, 8, pool, level)
+    _write_packed(wdl_path, wdl, 2, pool, levels[0])
+    _write_packed(dist_path, dist, 8, pool, levels[1])
     packed = dict(entry, kind="compressed", file=wdl_path.name,
                   bytes=wdl_path.stat().st_size, sha256=_sha256(wdl_path),
                   dist_file=dist_path.name, dist_bytes=dist_path.stat().st_size,
