@@ -243,6 +243,31 @@ def test_a_slice_too_big_for_the_memory_is_refused(tmp_path, monkeypatch):
         egdb.build("checkers", 3, tmp_path, report=None)
 
 
+def test_a_slice_the_native_builder_cannot_build_stops_the_build_cleanly(tmp_path, monkeypatch):
+    from engine._draughts import DraughtsTableSet
+
+    class TooLong(DraughtsTableSet):
+        """Fails as the builder does on a distance past a byte, for the 3-piece slices."""
+
+        def build(self, signature, threads=1):
+            if sum(signature) == 3:
+                raise RuntimeError(f"slice {signature}: a distance to the end longer than 252 "
+                                   f"plies (more than a table byte holds)")
+            return super().build(signature, threads)
+
+    monkeypatch.setattr(egdb, "_native", TooLong)
+    with pytest.raises(egdb.TableError, match=r"a distance to the end longer than 252 plies "
+                                              r".*; the slices built before it are kept"):
+        egdb.build("checkers", 3, tmp_path, report=None)
+    built = json.loads((tmp_path / "checkers" / "manifest.json").read_text())["slices"]
+    assert sorted(built) == sorted(egdb.slice_name("checkers", sig)
+                                   for sig in egdb.signatures("checkers", 2))
+    monkeypatch.undo()
+    lines = []
+    egdb.build("checkers", 3, tmp_path, report=lines.append)
+    assert sum("kept (checksum verified)" in line for line in lines) == len(built)
+
+
 # -- probing in the search, solving -----------------------------------------------------------------
 
 def test_search_returns_exact_results_with_tables(tables):

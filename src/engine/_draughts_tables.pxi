@@ -617,7 +617,8 @@ cdef int code_to_rule(int code, int* plies) noexcept nogil:
     return RULE_WIN if (code - 1) % 2 else RULE_LOSS
 
 
-_ERRORS = {-1: "out of memory", -2: "a distance to the end longer than 252 plies",
+_ERRORS = {-1: "out of memory",
+           -2: "a distance to the end longer than 252 plies (more than a table byte holds)",
            -3: "a successor slice is missing (build the smaller slices first)",
            -4: "a position with more moves inside its slice than a build counts (254)"}
 

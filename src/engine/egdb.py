@@ -499,7 +499,10 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
             raise TableError(f"slice {native.slice_name(sig)} needs {_size_text(need)} of "
                              f"memory to build; this machine has {_size_text(memory)}")
         t0 = time.perf_counter()
-        values, counts = native.build(sig, inner)
+        try:
+            values, counts = native.build(sig, inner)
+        except RuntimeError as exc:           # the native builder's errors: _ERRORS
+            raise TableError(f"{folder}: {exc}; the slices built before it are kept") from None
         return sig, values, counts, time.perf_counter() - t0
 
     def record(sig, values, counts, seconds):
@@ -627,7 +630,10 @@ def _build_unit(unit) -> tuple:
             _load_slice(folder, name, entry, native)
             loaded.add(name)
     t0 = time.perf_counter()
-    values, counts = native.build(tuple(sig))
+    try:
+        values, counts = native.build(tuple(sig))
+    except RuntimeError as exc:
+        raise TableError(f"on {socket.gethostname()}: {exc}") from None
     return tuple(sig), values, counts, time.perf_counter() - t0
 
 
