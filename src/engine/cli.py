@@ -538,7 +538,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="compress, build --compress: zstd's level for the distances, 1-19 "
                    "(default %(default)s: the smallest files; 10 writes about ten times faster, "
                    "its files 4-17%% larger)")
-    p.add_argument("--lz4-level", type=codec_level("an LZ4 level", 12), default=LZ4_LEVEL, metavar="N",
+    p.add_argument("--lz4-level", type=codec_level("an LZ4 level", 12), default=LZ4_LEVEL,
+                   metavar="N",
                    help="compress, build --compress: LZ4's level for win/draw/loss, 1-12 "
                    "(default %(default)s: the smallest files; 6 writes about four times faster, "
                    "its files 2-3%% larger)")

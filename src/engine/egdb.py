@@ -443,9 +443,9 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
     below from ``directory`` — a folder shared by every machine, at the same path — checking
     each one's size and checksum, and only this process writes files.
     ``compress``: each raw slice is compressed (as `compress` does, with its ``check``,
-    ``level`` and ``lz4_level``) as soon as no group left to build can lead to it, so that the raw files on disk
-    are only those a build still reads (a 7-piece checkers build would otherwise need 74 GB of
-    raw files)."""
+    ``level`` and ``lz4_level``) as soon as no group left to build can lead to it, so that the
+    raw files on disk are only those a build still reads (a 7-piece checkers build would
+    otherwise need 74 GB of raw files)."""
     _check_variant(variant)
     if pieces < 2:
         raise TableError("tables need at least 2 pieces")
@@ -658,11 +658,11 @@ def compress(variant: str, directory: str | os.PathLike = DEFAULT_DIR, report=pr
     ones. ``level``: zstd's for the distances, 1 to 19 (default ZSTD_LEVEL, the smallest
     files; 10 writes about ten times faster, its files 4-17 % larger); ``lz4_level``: LZ4's
     for win/draw/loss, 1 to 12 (default LZ4_LEVEL; 6 writes about four times faster, its
-    files 2-3 % larger). Before the raw file
-    goes, every block written is read back, and entries of the compressed slice, as probed,
-    are compared with the raw ones: all of them (``check="full"``), CHECK_RUNS runs of
-    CHECK_RUN entries at random places (``"sample"``, every entry of a small slice), or none
-    (``"none"``). A mismatch keeps the raw file and raises. Returns the loaded Tables."""
+    files 2-3 % larger). Before the raw file goes, every block written is read back, and
+    entries of the compressed slice, as probed, are compared with the raw ones: all of them
+    (``check="full"``), CHECK_RUNS runs of CHECK_RUN entries at random places (``"sample"``,
+    every entry of a small slice), or none (``"none"``). A mismatch keeps the raw file and
+    raises. Returns the loaded Tables."""
     from concurrent.futures import ThreadPoolExecutor
 
     if check not in ("full", "sample", "none"):
