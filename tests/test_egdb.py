@@ -268,6 +268,64 @@ def test_a_slice_the_native_builder_cannot_build_stops_the_build_cleanly(tmp_pat
     assert sum("kept (checksum verified)" in line for line in lines) == len(built)
 
 
+def test_a_slice_with_a_distance_past_a_byte_is_built_with_two_bytes(tmp_path, monkeypatch):
+    """Real tables pass a byte's 252 plies from about 7 pieces on (checkers 8 pieces has a win
+    in 291); with the byte's limit lowered to 30 plies, most 4-piece checkers slices do."""
+    from engine._draughts import DraughtsTableSet
+
+    def limited(variant):
+        native = DraughtsTableSet(variant)
+        native._limit_narrow(30)
+        return native
+
+    narrow = egdb.build("checkers", 4, tmp_path / "bytes", report=None)
+    monkeypatch.setattr(egdb, "_native", limited)
+    wide = egdb.build("checkers", 4, tmp_path / "wide", report=None)
+    monkeypatch.undo()
+    stats = ("entries", "wins", "draws", "losses", "invalid", "longest_plies")
+    two_bytes = 0
+    for name, entry in wide.manifest["slices"].items():
+        want = narrow.manifest["slices"][name]
+        assert [entry[k] for k in stats] == [want[k] for k in stats], name
+        dtype = np.load(tmp_path / "wide" / "checkers" / entry["file"], mmap_mode="r").dtype
+        assert dtype == (np.uint16 if entry["longest_plies"] > 30 else np.uint8), name
+        two_bytes += dtype == np.uint16
+        sig = wide.native.parse_name(name)
+        assert np.array_equal(wide.native.expand(sig, dtype=np.uint16),
+                              narrow.native.expand(sig, dtype=np.uint16)), name
+    assert two_bytes > len(wide.manifest["slices"]) // 2
+    reloaded = egdb.Tables(tmp_path / "wide", "checkers")
+    board = engine.Board("checkers", "W:WK1,K2:BK32")           # a win in 33 plies
+    assert reloaded.probe(board) == narrow.probe(board) == egdb.Probe("win", 33)
+    report = egdb.verify(reloaded, threads=2, progress=False)
+    assert report.ok
+    assert report.checked == sum(e["entries"] for e in reloaded.manifest["slices"].values())
+    # Compressed, both give the same files.
+    packed = [egdb.compress("checkers", tmp_path / kind, report=None, check="full").manifest
+              for kind in ("bytes", "wide")]
+    assert {n: (e["sha256"], e["dist_sha256"]) for n, e in packed[0]["slices"].items()} == \
+        {n: (e["sha256"], e["dist_sha256"]) for n, e in packed[1]["slices"].items()}
+
+
+def test_a_two_byte_build_that_would_not_fit_in_memory_is_refused(tmp_path, monkeypatch):
+    from engine._draughts import DraughtsTableSet
+
+    def limited(variant):
+        native = DraughtsTableSet(variant)
+        native._limit_narrow(20)
+        return native
+
+    monkeypatch.setattr(egdb, "_native", limited)
+    # Room for a byte-wide build of the 3-piece slices, not for a two-byte one.
+    monkeypatch.setattr(egdb, "_physical_memory", lambda: 3 * 60_000)
+    with pytest.raises(egdb.TableError, match=r"a distance to the end longer than 252 plies .*"
+                                              r"and two-byte values would need .* of memory; "
+                                              r"the slices built before it are kept"):
+        egdb.build("checkers", 3, tmp_path, report=None)
+    with pytest.raises(ValueError, match="a byte holds 1 to 252 plies, not 253"):
+        DraughtsTableSet("checkers")._limit_narrow(253)
+
+
 # -- probing in the search, solving -----------------------------------------------------------------
 
 def test_search_returns_exact_results_with_tables(tables):

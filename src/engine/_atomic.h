@@ -3,7 +3,7 @@
  * microseconds a helper takes to copy a finished iteration into the main search. The table itself
  * needs neither (its entries are checked by key, see _search.pyx). An endgame table build's
  * threads settle the predecessors of one distance's positions together: a byte's count taken
- * down by one, and a byte replaced only if it still holds what was read. */
+ * down by one, and a value (a byte, or two) replaced only if it still holds what was read. */
 #ifndef ENGINE_ATOMIC_H
 #define ENGINE_ATOMIC_H
 
@@ -25,6 +25,11 @@ static inline int atomic_cas_u8(volatile unsigned char* p, unsigned char expecte
     return (unsigned char)_InterlockedCompareExchange8((volatile char*)p, (char)desired,
                                                        (char)expected) == expected;
 }
+static inline int atomic_cas_u16(volatile unsigned short* p, unsigned short expected,
+                                 unsigned short desired) {
+    return (unsigned short)_InterlockedCompareExchange16((volatile short*)p, (short)desired,
+                                                         (short)expected) == expected;
+}
 #else
 /* GCC and Clang builtins: full barriers, so what was written under the lock is seen after it. */
 static inline int atomic_cas_int(volatile int* p, int expected, int desired) {
@@ -40,6 +45,10 @@ static inline unsigned char atomic_dec_u8(volatile unsigned char* p) {
 }
 static inline int atomic_cas_u8(volatile unsigned char* p, unsigned char expected,
                                 unsigned char desired) {
+    return __sync_bool_compare_and_swap(p, expected, desired);
+}
+static inline int atomic_cas_u16(volatile unsigned short* p, unsigned short expected,
+                                 unsigned short desired) {
     return __sync_bool_compare_and_swap(p, expected, desired);
 }
 #endif

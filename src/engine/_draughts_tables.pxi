@@ -4,9 +4,10 @@
 # are indexed by the combinations of each group's squares (colex rank over the squares the group
 # may stand on: men never on their own crowning row; kings over the squares the men leave free,
 # Black's also over those White's kings leave) and the side to move. White and black men on the
-# same square make some indices invalid; they are marked and skipped. A value is one byte: 0 a draw, 1 + n a game
-# that ends n plies from here with best play (won for the side to move when n is odd, lost when
-# even), 254 an invalid index.
+# same square make some indices invalid; they are marked and skipped. A value is one byte: 0 a
+# draw, 1 + n a game that ends n plies from here with best play (won for the side to move when n
+# is odd, lost when even), 254 an invalid index. A slice with a distance past 252 plies (none up
+# to 6 pieces; checkers 8 pieces has 291) is built again with two bytes a value, 0xFFFE invalid.
 #
 # Building a slice: one forward pass generates every position's moves with the native generator.
 # Moves that leave the slice (captures, promotions) are looked up in the slices built before it;
@@ -29,7 +30,7 @@
 # Included into _draughts.pyx (the 64-bit build only): it builds on the family's own generate, make and unmake.
 
 
-from libc.stdint cimport uint32_t
+from libc.stdint cimport uint16_t, uint32_t
 from libc.stdlib cimport calloc
 from libc.string cimport memchr, memcpy
 
@@ -40,6 +41,7 @@ from ._game cimport ProbeSource
 cdef extern from "_atomic.h" nogil:
     unsigned char atomic_dec_u8(uint8_t* p)
     int atomic_cas_u8(uint8_t* p, uint8_t expected, uint8_t desired)
+    int atomic_cas_u16(uint16_t* p, uint16_t expected, uint16_t desired)
 
 cdef extern from "_memory.h" nogil:
     void prefetch_write(const void* p)
@@ -48,13 +50,19 @@ include "_draughts_tables_packed.pxi"
 
 cdef enum:
     MAXP = 8                  # pieces of one group a table can hold
+    # A value as the functions below pass it (an int): DRAW, or plies + 1 of a game that ends
+    # (won when plies is odd); the rest are above any distance.
     DRAW = 0
-    INVALID = 254
-    UNKNOWN = 255
-    MAX_PLIES = 252           # the longest distance a byte holds (code = plies + 1)
-    NO_LOSS = 255             # outmax during a build: a move out of the slice reaches a draw
-    WIN_ANY = 256             # won, lost: a compressed slice's answer when no distance is asked
-    LOSS_ANY = 257
+    INVALID = 0x10000         # an index whose groups overlap
+    UNKNOWN = 0x10001         # no table holds the position (during a build: not settled yet)
+    WIN_ANY = 0x10002         # won, lost: a compressed slice's answer when no distance is asked
+    LOSS_ANY = 0x10003
+    # A value as a slice stores it: a byte, or two where a distance passes MAX_PLIES (a wide
+    # slice), the two highest numbers of either width standing for INVALID and UNKNOWN.
+    MAX_PLIES = 252           # the longest distance a byte holds
+    MAX_PLIES_WIDE = 509      # ... and two (a compressed slice keeps (plies - 1) / 2 of a win
+                              # in a byte, 255 meaning "as the entry before" while writing)
+    REPEAT = 255              # that mark
     MAX_RESOLVE = 32          # successors followed from a compressed slice's position, deepest
     WDL_SLOTS = 16384         # cache of decoded blocks: win/draw/loss (4 kB each: 64 MB),
     DIST_SLOTS = 64           # distances (256 kB each: 16 MB)
@@ -72,7 +80,9 @@ ctypedef struct Ctx:
     int all_dense[64]
     int max_pieces            # the most pieces of a built or loaded slice
     int static_ends           # has_static_ends(R): else rule_draw never ends a table position
-    uint8_t* vals[MAXP + 1][MAXP + 1][MAXP + 1][MAXP + 1]
+    int narrow_plies          # the longest distance a build keeps in bytes (MAX_PLIES)
+    uint8_t* vals[MAXP + 1][MAXP + 1][MAXP + 1][MAXP + 1]          # raw slices: a byte ...
+    uint16_t* vals16[MAXP + 1][MAXP + 1][MAXP + 1][MAXP + 1]       # ... or two an entry
     Packed* wdl[MAXP + 1][MAXP + 1][MAXP + 1][MAXP + 1]     # compressed slices
     Packed* dist[MAXP + 1][MAXP + 1][MAXP + 1][MAXP + 1]
     BlockCache* wdl_cache
@@ -246,8 +256,57 @@ cdef inline int decode_next(const Ctx* c, u64 idx, int wm, int wk, int bm, int b
     return 1
 
 
+ctypedef fused value_t:
+    uint8_t
+    uint16_t
+
+
+cdef inline int stored_top(value_t* width) noexcept nogil:
+    """UNKNOWN as a slice of this width stores it (its highest number; INVALID one less, and
+    NO_LOSS the same in outmax)."""
+    if value_t is uint8_t:
+        return 0xFF
+    else:
+        return 0xFFFF
+
+
+cdef inline int stored_max_plies(const Ctx* c, value_t* width) noexcept nogil:
+    """The longest distance a build stores in values of this width."""
+    if value_t is uint8_t:
+        return c.narrow_plies
+    else:
+        return MAX_PLIES_WIDE
+
+
+cdef inline int stored_code(const value_t* val, u64 idx) noexcept nogil:
+    """A stored value as an int code (INVALID, UNKNOWN for the highest two numbers)."""
+    cdef int v = val[idx], top = stored_top(<value_t*>NULL)
+    if v >= top - 1:
+        return UNKNOWN if v == top else INVALID
+    return v
+
+
+cdef inline int cas_value(value_t* p, int expected, int desired) noexcept nogil:
+    if value_t is uint8_t:
+        return atomic_cas_u8(p, <uint8_t>expected, <uint8_t>desired)
+    else:
+        return atomic_cas_u16(p, <uint16_t>expected, <uint16_t>desired)
+
+
+cdef inline u64 find_value(const value_t* val, int code, u64 idx, u64 hi) noexcept nogil:
+    """The first entry of idx..hi-1 holding code, or hi."""
+    cdef const uint8_t* hit
+    if value_t is uint8_t:
+        hit = <const uint8_t*>memchr(val + idx, code, hi - idx)
+        return hi if hit == NULL else <u64>(hit - val)
+    else:
+        while idx < hi and val[idx] != code:
+            idx += 1
+        return idx
+
+
 cdef int any_code(const Ctx* c, const Pos* p, int need_plies, int depth) noexcept nogil:
-    """The table value of any position of the variant, coded like a stored byte, UNKNOWN when
+    """The table value of any position of the variant, as an int code, UNKNOWN when
     no table holds it. From a compressed slice: WIN_ANY or LOSS_ANY when need_plies is 0, and
     UNKNOWN for a position with a capture when depth is -1."""
     cdef u64 w = p.pieces[0], b = p.pieces[1], k = p.kings
@@ -259,9 +318,10 @@ cdef int any_code(const Ctx* c, const Pos* p, int need_plies, int depth) noexcep
     cdef int bm = bb_popcount(b & ~k), bk = bb_popcount(b & k)
     if wm > MAXP or wk > MAXP or bm > MAXP or bk > MAXP:
         return UNKNOWN
-    cdef uint8_t* vals = c.vals[wm][wk][bm][bk]
-    if vals != NULL:
-        return vals[pos_index(c, p, wm, bm, wk, bk)]
+    if c.vals[wm][wk][bm][bk] != NULL:
+        return stored_code(c.vals[wm][wk][bm][bk], pos_index(c, p, wm, bm, wk, bk))
+    if c.vals16[wm][wk][bm][bk] != NULL:
+        return stored_code(c.vals16[wm][wk][bm][bk], pos_index(c, p, wm, bm, wk, bk))
     if c.wdl[wm][wk][bm][bk] != NULL:
         return packed_code(c, p, wm, wk, bm, bk, need_plies, depth)
     return UNKNOWN
@@ -403,8 +463,8 @@ cdef int predecessors(const Ctx* c, const Pos* p, Pos* out) noexcept nogil:
     return n
 
 
-cdef int first_pass(const Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val, uint8_t* cnt,
-                    uint8_t* outmax, u64 lo, u64 hi, u64* pending) noexcept nogil:
+cdef int first_pass(const Ctx* c, int wm, int wk, int bm, int bk, value_t* val, uint8_t* cnt,
+                    value_t* outmax, u64 lo, u64 hi, u64* pending) noexcept nogil:
     """The build's forward pass over entries lo..hi-1: each position's moves out of the slice
     are looked up in the slices below, its moves inside it counted (cnt). val gets the final
     value where it is known now (invalid, drawn by a rule, lost with no move), the shortest win
@@ -412,17 +472,19 @@ cdef int first_pass(const Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val, 
     the loss one ply after the longest out-of-slice win of the opponent when no move stays
     inside; else UNKNOWN. outmax keeps that longest win, or NO_LOSS when a move out of the
     slice reaches a draw. pending[code] counts the entries given each code. Entries lo..hi-1
-    are the only ones written, so ranges can run in parallel. Returns 0 or an error of _ERRORS."""
+    are the only ones written, so ranges can run in parallel. Returns 0 or an error of _ERRORS
+    (-2 where a distance needs a wider value than val's)."""
     cdef Move moves[MAX_MOVES]
     cdef Pos p
     cdef Undo u
     cdef u64 idx
     cdef int n, i, code, best_win, inside, rule, longest_out, no_loss
+    cdef int top = stored_top(val), max_plies = stored_max_plies(c, val)
     cdef DecodeCache cache
     decode_cache_init(&cache)
     for idx in range(lo, hi):
         if not decode_next(c, idx, wm, wk, bm, bk, &p, &cache):
-            val[idx] = INVALID
+            val[idx] = <value_t>(top - 1)              # INVALID
             continue
         rule = rule_draw(&p, c.R)          # only Turkish material rules fire with zero counters
         if rule != END_NONE and rule != END_LONE_PIECE:
@@ -433,7 +495,7 @@ cdef int first_pass(const Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val, 
             val[idx] = 1                   # lost now
             pending[1] += 1
             continue
-        best_win = MAX_PLIES + 1
+        best_win = UNKNOWN
         inside = longest_out = no_loss = 0
         for i in range(n):
             if moves[i].captured == 0 and not moves[i].promote:
@@ -453,48 +515,53 @@ cdef int first_pass(const Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val, 
                 longest_out = code - 1
         if inside > 254:
             return -4
+        if longest_out > max_plies or best_win != UNKNOWN and best_win > max_plies:
+            return -2
         cnt[idx] = <uint8_t>inside
-        outmax[idx] = NO_LOSS if no_loss else <uint8_t>longest_out
-        val[idx] = UNKNOWN
-        if best_win <= MAX_PLIES:
-            val[idx] = <uint8_t>(best_win + 1)
+        outmax[idx] = <value_t>top if no_loss else <value_t>longest_out     # top: NO_LOSS
+        code = UNKNOWN
+        if best_win != UNKNOWN:
+            code = best_win + 1
         elif inside == 0 and not no_loss:
-            if longest_out + 1 > MAX_PLIES:
+            if longest_out + 1 > max_plies:
                 return -2
-            val[idx] = <uint8_t>(longest_out + 2)
-        if val[idx] != UNKNOWN:
-            pending[val[idx]] += 1
+            code = longest_out + 2
+        if code == UNKNOWN:
+            val[idx] = <value_t>top
+        else:
+            val[idx] = <value_t>code
+            pending[code] += 1
     return 0
 
 
-cdef int settle_range(const Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val, uint8_t* cnt,
-                      const uint8_t* outmax, int d, u64 lo, u64 hi, u64* pending) noexcept nogil:
+cdef int settle_range(const Ctx* c, int wm, int wk, int bm, int bk, value_t* val, uint8_t* cnt,
+                      const value_t* outmax, int d, u64 lo, u64 hi, u64* pending) noexcept nogil:
     """One step of settling by distance, after first_pass, over entries lo..hi-1: every entry
     holding code d + 1 is final (a shorter win would have been found at an earlier d). A lost
     one makes each unsettled predecessor won at d + 1 (replacing a longer tentative win); a won
     one takes one from each unsettled predecessor's count, and one left with no move is lost
     one ply after the longest of its moves' wins. New codes are d + 2 or more, so the step
     never meets its own writes. Ranges of one step run in parallel: predecessors are written
-    with atomic operations. The entries of code d + 1 are found by scanning val (memchr), so
-    the build needs no queue: 3 bytes an entry in all (val, cnt, outmax). pending[code] counts
-    codes given (replaced tentative wins included: it only tells which steps to run).
-    Returns 0, -1 out of memory or -2 (a distance past MAX_PLIES)."""
+    with atomic operations. The entries of code d + 1 are found by scanning val, so the build
+    needs no queue: 3 bytes an entry in all (val, cnt, outmax; 5 for two-byte values).
+    pending[code] counts codes given (replaced tentative wins included: it only tells which
+    steps to run). Returns 0, -1 out of memory or -2 (a distance past val's width)."""
     cdef Pos p
     cdef Pos* preds = <Pos*>malloc(MAX_MOVES * sizeof(Pos))
     cdef u64 idx = lo, qi
     cdef u64 where[MAX_MOVES]
     cdef int j, np, v, plies
-    cdef const uint8_t* hit
+    cdef int top = stored_top(val), max_plies = stored_max_plies(c, val)
     cdef DecodeCache cache
     decode_cache_init(&cache)
     if preds == NULL:
         return -1
     while idx < hi:
-        hit = <const uint8_t*>memchr(val + idx, d + 1, hi - idx)
-        if hit == NULL:
+        idx = find_value(val, d + 1, idx, hi)
+        if idx == hi:
             break
-        idx = <u64>(hit - val) + 1
-        decode_next(c, idx - 1, wm, wk, bm, bk, &p, &cache)    # the hits come in index order
+        decode_next(c, idx, wm, wk, bm, bk, &p, &cache)    # the hits come in index order
+        idx += 1
         np = predecessors(c, &p, preds)
         # The predecessors' entries lie anywhere in the slice: ask for all of them before
         # reading the first, so that their cache misses overlap.
@@ -509,43 +576,43 @@ cdef int settle_range(const Ctx* c, int wm, int wk, int bm, int bk, uint8_t* val
             if d % 2 == 0:
                 # Won one ply later, unless settled already or a win as short is known (a
                 # pending loss cannot have a winning move: it is never a predecessor here).
-                while v == UNKNOWN or (v > d + 2 and v != INVALID and v % 2 == 0):
-                    if d + 1 > MAX_PLIES:
+                while v == top or (v > d + 2 and v != top - 1 and v % 2 == 0):
+                    if d + 1 > max_plies:
                         free(preds)
                         return -2
-                    if atomic_cas_u8(&val[qi], <uint8_t>v, <uint8_t>(d + 2)):
+                    if cas_value(&val[qi], v, d + 2):
                         pending[d + 2] += 1
                         break
                     v = val[qi]
-            elif v == UNKNOWN and atomic_dec_u8(&cnt[qi]) == 0 and outmax[qi] != NO_LOSS:
+            elif v == top and atomic_dec_u8(&cnt[qi]) == 0 and outmax[qi] != top:
                 # The last of its moves found won for the opponent (one thread sees the zero).
                 plies = (d if d > outmax[qi] else outmax[qi]) + 1
-                if plies > MAX_PLIES:
+                if plies > max_plies:
                     free(preds)
                     return -2
-                val[qi] = <uint8_t>(plies + 1)
+                val[qi] = <value_t>(plies + 1)
                 pending[plies + 1] += 1
     free(preds)
     return 0
 
 
-cdef void finish_values(uint8_t* val, u64 size, u64* counts) noexcept nogil:
+cdef void finish_values(value_t* val, u64 size, u64* counts) noexcept nogil:
     """After settling: what is still unknown is a draw. counts = (wins, draws, losses, invalid,
     longest plies)."""
     cdef u64 idx
-    cdef uint8_t v
+    cdef int v, top = stored_top(val)
     memset(counts, 0, 5 * sizeof(u64))
     for idx in range(size):
         v = val[idx]
-        if v == UNKNOWN:
+        if v == top:
             val[idx] = v = DRAW
-        if v == INVALID:
+        if v == top - 1:
             counts[3] += 1
         elif v == DRAW:
             counts[1] += 1
         else:
             counts[0 if (v - 1) % 2 else 2] += 1
-            if v - 1 > counts[4]:
+            if <u64>(v - 1) > counts[4]:
                 counts[4] = v - 1
 
 
@@ -565,11 +632,11 @@ cdef int expected_code(const Ctx* c, Pos* p) noexcept nogil:
     return -1 if code == UNKNOWN else code
 
 
-cdef int verify_range(const Ctx* c, int wm, int wk, int bm, int bk, const uint8_t* val,
+cdef int verify_range(const Ctx* c, int wm, int wk, int bm, int bk, const value_t* val,
                       u64 start, u64 stop, u64* wrong, int max_wrong, u64* counts) noexcept nogil:
     """Check entries start..stop-1 of a slice (val[0] is entry start) against expected_code (an
-    invalid index must hold INVALID). counts = (checked, wrong); the first max_wrong wrong indices go to `wrong`.
-    Returns 0, -1 out of memory, -3 a successor slice missing."""
+    invalid index must hold INVALID). counts = (checked, wrong); the first max_wrong wrong
+    indices go to `wrong`. Returns 0, -1 out of memory, -3 a successor slice missing."""
     cdef Pos p
     cdef u64 idx
     cdef int want, err = 0
@@ -584,11 +651,35 @@ cdef int verify_range(const Ctx* c, int wm, int wk, int bm, int bk, const uint8_
                 err = -3
                 break
         counts[0] += 1
-        if val[idx - start] != want:
+        if stored_code(val, idx - start) != want:
             if counts[1] < <u64>max_wrong:
                 wrong[counts[1]] = idx
             counts[1] += 1
     return err
+
+
+cdef void stream_range(const Ctx* c, int wm, int wk, int bm, int bk, const value_t* val,
+                       uint8_t* w, uint8_t* dd, u64 lo, u64 hi) noexcept nogil:
+    """What a compressed slice stores of entries lo..hi-1 (see streams): w 0 draw, 1 win,
+    2 loss; dd (plies - 1) / 2 of a win; REPEAT where nothing need be stored."""
+    cdef u64 idx
+    cdef Pos p
+    cdef int v, rule
+    cdef DecodeCache cache
+    decode_cache_init(&cache)
+    for idx in range(lo, hi):
+        w[idx] = dd[idx] = REPEAT
+        v = stored_code(val, idx)
+        if v != INVALID and decode_next(c, idx, wm, wk, bm, bk, &p, &cache):
+            rule = rule_draw(&p, c.R)
+            if rule != END_NONE or not has_capture(&p, c.R):
+                if v == DRAW:
+                    w[idx] = 0
+                elif (v - 1) % 2:
+                    w[idx] = 1
+                    dd[idx] = <uint8_t>((v - 2) >> 1)
+                else:
+                    w[idx] = 2
 
 
 # -- probing ----------------------------------------------------------------------------------
@@ -621,6 +712,22 @@ _ERRORS = {-1: "out of memory",
            -2: "a distance to the end longer than 252 plies (more than a table byte holds)",
            -3: "a successor slice is missing (build the smaller slices first)",
            -4: "a position with more moves inside its slice than a build counts (254)"}
+
+
+def _stored(signature, codes, dtype):
+    """Int codes (an array) as a slice of `dtype` stores them."""
+    top = np.iinfo(dtype).max
+    stored = codes.copy()
+    stored[codes == INVALID] = top - 1
+    stored[codes == UNKNOWN] = top
+    if (stored > top).any():
+        raise ValueError(f"slice {signature}: a distance past {top - 2} plies needs two-byte "
+                         f"values")
+    return stored.astype(dtype)
+
+
+class _DistanceTooLong(RuntimeError):
+    """A byte-wide build met a distance past MAX_PLIES (build then tries two bytes wide)."""
 
 
 class _SliceRanges:
@@ -692,6 +799,7 @@ cdef class DraughtsTableSet(ProbeSource):
         cdef int s, b, n
         c.R = R
         c.static_ends = has_static_ends(R)
+        c.narrow_plies = MAX_PLIES
         self.variant = variant
         n = 0
         for b in range(64):
@@ -726,7 +834,8 @@ cdef class DraughtsTableSet(ProbeSource):
     # -- the slices, as engine.egdb sees them: signatures, their names, their order ----------
 
     compressible = True            # egdb compress: win/draw/loss and distances apart
-    build_bytes = BUILD_BYTES      # memory a build needs an entry of the slice it builds
+    build_bytes = BUILD_BYTES      # memory a build needs an entry of the slice it builds ...
+    wide_build_bytes = 5           # ... and with two-byte values (a distance past MAX_PLIES)
 
     @staticmethod
     def slice_name(tuple signature) -> str:
@@ -807,66 +916,122 @@ cdef class DraughtsTableSet(ProbeSource):
         return (self.c.nmen[0], self.c.nmen[1], self.c.nsq)
 
     def attach(self, tuple signature, values):
-        """Make a slice's values (a uint8 numpy array, maybe memory-mapped) known."""
+        """Make a slice's values (a numpy array, maybe memory-mapped: uint8, or uint16 for a
+        slice with a distance past MAX_PLIES) known."""
         wm, wk, bm, bk = signature
         if max(signature) > MAXP:
             raise ValueError(f"slice {signature}: at most {MAXP} pieces of a kind")
-        if values.dtype != np.uint8 or values.ndim != 1 or values.shape[0] != self.size(signature):
-            raise ValueError(f"slice {signature}: expected {self.size(signature)} bytes")
-        cdef const uint8_t[::1] view = values
+        if values.dtype not in (np.uint8, np.uint16) or values.ndim != 1 \
+                or values.shape[0] != self.size(signature):
+            raise ValueError(f"slice {signature}: expected {self.size(signature)} values of "
+                             f"one or two bytes")
+        cdef const uint8_t[::1] narrow
+        cdef const uint16_t[::1] wide
         self._arrays[signature] = values
-        self.c.vals[wm][wk][bm][bk] = <uint8_t*>&view[0]
+        self.c.vals[wm][wk][bm][bk] = NULL
+        self.c.vals16[wm][wk][bm][bk] = NULL
+        if values.dtype == np.uint8:
+            narrow = values
+            self.c.vals[wm][wk][bm][bk] = <uint8_t*>&narrow[0]
+        else:
+            wide = values
+            self.c.vals16[wm][wk][bm][bk] = <uint16_t*>&wide[0]
         if wm + wk + bm + bk > self.c.max_pieces:
             self.c.max_pieces = wm + wk + bm + bk
 
-    def build(self, tuple signature, int threads=1):
+    def _limit_narrow(self, int plies):
+        """Keep at most `plies` in byte-wide values (default MAX_PLIES): for tests of the
+        two-byte builds, which real tables need only past 7 pieces or so."""
+        if not 1 <= plies <= MAX_PLIES:
+            raise ValueError(f"a byte holds 1 to {MAX_PLIES} plies, not {plies}")
+        self.c.narrow_plies = plies
+
+    def build(self, tuple signature, int threads=1, wide=None):
         """Compute one slice (its successor slices must be attached); returns (values, counts)
         with counts = (wins, draws, losses, invalid entries, longest distance in plies). Each
-        pass runs on `threads` threads, over ranges of the slice. Memory: the values and two
-        bytes an entry of work (build_bytes an entry in all)."""
+        pass runs on `threads` threads, over ranges of the slice. The values are a byte an
+        entry (uint8), unless a distance passes MAX_PLIES: then the slice is built again with
+        two (uint16, up to MAX_PLIES_WIDE; ``wide=True`` builds so at once). Memory: the
+        values and work of two bytes an entry (build_bytes in all), or five bytes when wide."""
         if max(signature) > MAXP:
             raise ValueError(f"slice {signature}: at most {MAXP} pieces of a kind")
+        if wide is None:
+            try:
+                return self._build(signature, threads, False)
+            except _DistanceTooLong:
+                return self._build(signature, threads, True)
+        return self._build(signature, threads, bool(wide))
+
+    def _build(self, tuple signature, int threads, bint wide):
         size = self.size(signature)
-        values = np.empty(size, dtype=np.uint8)
-        work = np.empty((2, size), dtype=np.uint8)          # cnt, outmax
+        dtype = np.uint16 if wide else np.uint8
+        max_plies = MAX_PLIES_WIDE if wide else self.c.narrow_plies
+        values = np.empty(size, dtype=dtype)
+        cnt = np.empty(size, dtype=np.uint8)
+        outmax = np.empty(size, dtype=dtype)
         with _SliceRanges(size, threads) as ranges:
-            pending = np.zeros((len(ranges), 256), dtype=np.uint64)
-            errors = ranges.run(lambda i, lo, hi: self._pass(signature, values, work, -1, lo, hi,
-                                                             pending[i]))
+            pending = np.zeros((len(ranges), MAX_PLIES_WIDE + 2), dtype=np.uint64)
+            errors = ranges.run(lambda i, lo, hi: self._pass(signature, values, cnt, outmax, -1,
+                                                             lo, hi, pending[i]))
             total = pending.sum(axis=0, dtype=np.uint64)
-            for d in range(MAX_PLIES + 1):
+            for d in range(max_plies + 1):
                 if any(errors) or total[d + 1] == 0:
                     continue
                 pending[:] = 0
-                errors = ranges.run(lambda i, lo, hi: self._pass(signature, values, work, d, lo,
-                                                                 hi, pending[i]))
+                errors = ranges.run(lambda i, lo, hi: self._pass(signature, values, cnt, outmax,
+                                                                 d, lo, hi, pending[i]))
                 total += pending.sum(axis=0, dtype=np.uint64)
-        work = None                                          # freed before the last pass
+        cnt = outmax = None                                  # freed before the last pass
         err = next((e for e in errors if e), 0)
+        if err == -2 and not wide:
+            raise _DistanceTooLong(f"slice {signature}: {_ERRORS[-2]}")
         if err:
             raise RuntimeError(f"slice {signature}: {_ERRORS[err]}")
-        cdef uint8_t[::1] view = values
+        cdef uint8_t[::1] narrow
+        cdef uint16_t[::1] wide_values
         cdef u64 counts[5]
         cdef u64 n = size
-        with nogil:
-            finish_values(&view[0], n, counts)
+        if wide:
+            wide_values = values
+            with nogil:
+                finish_values(&wide_values[0], n, counts)
+        else:
+            narrow = values
+            with nogil:
+                finish_values(&narrow[0], n, counts)
         self.attach(signature, values)
         return values, tuple(counts[i] for i in range(5))
 
-    def _pass(self, tuple signature, uint8_t[::1] values, uint8_t[:, ::1] work, int d, u64 lo,
-              u64 hi, uint64_t[::1] pending) -> int:
+    def _pass(self, tuple signature, values, cnt, outmax, int d, u64 lo, u64 hi,
+              uint64_t[::1] pending) -> int:
         """One thread's part of a build pass over entries lo..hi-1: first_pass when d is -1,
         else settle_range's step d. Its error code."""
         cdef int a = signature[0], b = signature[1], cc = signature[2], e = signature[3], err
+        cdef uint8_t[::1] count = cnt
+        cdef uint8_t[::1] v8
+        cdef uint8_t[::1] o8
+        cdef uint16_t[::1] v16
+        cdef uint16_t[::1] o16
         if hi <= lo:
             return 0
-        with nogil:
-            if d < 0:
-                err = first_pass(self.c, a, b, cc, e, &values[0], &work[0, 0], &work[1, 0], lo,
-                                 hi, <u64*>&pending[0])
-            else:
-                err = settle_range(self.c, a, b, cc, e, &values[0], &work[0, 0], &work[1, 0], d,
-                                   lo, hi, <u64*>&pending[0])
+        if values.dtype == np.uint8:
+            v8, o8 = values, outmax
+            with nogil:
+                if d < 0:
+                    err = first_pass(self.c, a, b, cc, e, &v8[0], &count[0], &o8[0], lo, hi,
+                                     <u64*>&pending[0])
+                else:
+                    err = settle_range(self.c, a, b, cc, e, &v8[0], &count[0], &o8[0], d, lo,
+                                       hi, <u64*>&pending[0])
+        else:
+            v16, o16 = values, outmax
+            with nogil:
+                if d < 0:
+                    err = first_pass(self.c, a, b, cc, e, &v16[0], &count[0], &o16[0], lo, hi,
+                                     <u64*>&pending[0])
+                else:
+                    err = settle_range(self.c, a, b, cc, e, &v16[0], &count[0], &o16[0], d, lo,
+                                       hi, <u64*>&pending[0])
         return err
 
     def probe_position(self, bytes native, bint distance=True):
@@ -895,16 +1060,23 @@ cdef class DraughtsTableSet(ProbeSource):
         if signature in self._arrays:
             values = self._arrays[signature][start:stop]
         else:
-            values = self.expand(signature, start, stop)
-        cdef const uint8_t[::1] view = values
+            values = self.expand(signature, start, stop, np.uint16)
+        cdef const uint8_t[::1] narrow
+        cdef const uint16_t[::1] wide
         cdef u64 wrong[64]
         cdef u64 counts[2]
         cdef int err, a = wm, b = wk, cc = bm, d = bk, mw = min(max(max_wrong, 0), 64)
         cdef u64 lo = start, hi = stop
         if hi <= lo:
             return 0, 0, []
-        with nogil:
-            err = verify_range(self.c, a, b, cc, d, &view[0], lo, hi, wrong, mw, counts)
+        if values.dtype == np.uint8:
+            narrow = values
+            with nogil:
+                err = verify_range(self.c, a, b, cc, d, &narrow[0], lo, hi, wrong, mw, counts)
+        else:
+            wide = values
+            with nogil:
+                err = verify_range(self.c, a, b, cc, d, &wide[0], lo, hi, wrong, mw, counts)
         if err:
             raise RuntimeError(f"slice {signature}: {_ERRORS[err]}")
         return counts[0], counts[1], [wrong[i] for i in range(min(counts[1], mw))]
@@ -980,38 +1152,30 @@ cdef class DraughtsTableSet(ProbeSource):
         cdef uint8_t last_w = 0, last_d = 0
         with nogil:
             for idx in range(n):
-                if w[idx] == UNKNOWN:
+                if w[idx] == REPEAT:
                     w[idx] = last_w
                 else:
                     last_w = w[idx]
-                if dd[idx] == UNKNOWN:
+                if dd[idx] == REPEAT:
                     dd[idx] = last_d
                 else:
                     last_d = dd[idx]
         return wdl, dist
 
     def _stream_values(self, tuple signature, uint8_t[::1] w, uint8_t[::1] dd, u64 lo, u64 hi):
-        """streams' values of entries lo..hi-1, UNKNOWN where the entry repeats the one before."""
-        cdef const uint8_t[::1] view = self._arrays[signature]
-        cdef u64 idx
-        cdef Pos p
-        cdef int v, rule, a = signature[0], b = signature[1], cc = signature[2], d = signature[3]
-        cdef DecodeCache cache
-        decode_cache_init(&cache)
-        with nogil:
-            for idx in range(lo, hi):
-                w[idx] = dd[idx] = UNKNOWN
-                v = view[idx]
-                if v != INVALID and decode_next(self.c, idx, a, b, cc, d, &p, &cache):
-                    rule = rule_draw(&p, self.c.R)
-                    if rule != END_NONE or not has_capture(&p, self.c.R):
-                        if v == DRAW:
-                            w[idx] = 0
-                        elif (v - 1) % 2:
-                            w[idx] = 1
-                            dd[idx] = (v - 2) >> 1
-                        else:
-                            w[idx] = 2
+        """streams' values of entries lo..hi-1, REPEAT where the entry repeats the one before."""
+        values = self._arrays[signature]
+        cdef const uint8_t[::1] narrow
+        cdef const uint16_t[::1] wide
+        cdef int a = signature[0], b = signature[1], cc = signature[2], d = signature[3]
+        if values.dtype == np.uint8:
+            narrow = values
+            with nogil:
+                stream_range(self.c, a, b, cc, d, &narrow[0], &w[0], &dd[0], lo, hi)
+        else:
+            wide = values
+            with nogil:
+                stream_range(self.c, a, b, cc, d, &wide[0], &w[0], &dd[0], lo, hi)
 
     def attach_packed(self, tuple signature, wdl, dist):
         """Make a compressed slice known: wdl and dist are (offsets, checks, data, per_block)
@@ -1050,6 +1214,7 @@ cdef class DraughtsTableSet(ProbeSource):
         self._packed[signature] = (wdl, dist)
         self._arrays.pop(signature, None)
         self.c.vals[wm][wk][bm][bk] = NULL
+        self.c.vals16[wm][wk][bm][bk] = NULL
         if wm + wk + bm + bk > self.c.max_pieces:
             self.c.max_pieces = wm + wk + bm + bk
 
@@ -1091,31 +1256,39 @@ cdef class DraughtsTableSet(ProbeSource):
         P.id = self._next_id
         return <size_t>P
 
-    def expand(self, tuple signature, start=0, stop=None):
-        """Entries start..stop of an attached slice as raw bytes (what a build stores): from a
-        compressed slice, each worked out as a probe does."""
+    def expand(self, tuple signature, start=0, stop=None, dtype=None):
+        """Entries start..stop of an attached slice as raw values (what a build stores), of
+        `dtype` (uint8 or uint16; default: the raw slice's, uint8 for a compressed one): from
+        a compressed slice, each worked out as a probe does. ValueError when a distance does
+        not fit in a byte."""
         wm, wk, bm, bk = signature
         size = self.size(signature)
         stop = size if stop is None else min(stop, size)
         if signature in self._arrays:
-            return np.array(self._arrays[signature][start:stop])
+            values = self._arrays[signature][start:stop]
+            if dtype is None or np.dtype(dtype) == values.dtype:
+                return np.array(values)
+            top = np.iinfo(values.dtype).max
+            codes = values.astype(np.int32)
+            codes[values == top - 1] = INVALID
+            codes[values == top] = UNKNOWN
+            return _stored(signature, codes, dtype)
         if signature not in self._packed:
             raise ValueError(f"slice {signature} is not attached")
-        out = np.empty(max(stop - start, 0), dtype=np.uint8)
+        codes = np.empty(max(stop - start, 0), dtype=np.int32)
         if stop <= start:
-            return out
-        cdef uint8_t[::1] o = out
+            return codes.astype(dtype or np.uint8)
+        cdef int[::1] o = codes
         cdef u64 idx, lo = start, hi = stop
         cdef Pos p
-        cdef int code, a = wm, b = wk, cc = bm, d = bk
+        cdef int a = wm, b = wk, cc = bm, d = bk
         with nogil:
             for idx in range(lo, hi):
                 if not decode(self.c, idx, a, b, cc, d, &p):
-                    code = INVALID
+                    o[idx - lo] = INVALID
                 else:
-                    code = any_code(self.c, &p, 1, 0)
-                o[idx - lo] = <uint8_t>code if code < 256 else UNKNOWN
-        return out
+                    o[idx - lo] = any_code(self.c, &p, 1, 0)
+        return _stored(signature, codes, dtype or np.uint8)
 
     def bad_blocks(self, tuple signature) -> list:
         """The blocks of a compressed slice whose check fails or that do not decode to their

@@ -10,8 +10,9 @@ _draughts_tables.pxi, ``StackTableSet`` in _stacks_tables.pxi, named by the game
 `engine.games`) says what its slices are: their signatures in build order, their names, which
 of them a position can reach, and how an entry reads as a FEN.
 
-A table directory holds one ``.npy`` file per material slice (draughts: one byte per position)
-and ``manifest.json`` with each file's SHA-256, size and statistics.
+A table directory holds one ``.npy`` file per material slice (draughts: one byte per position,
+two in a slice with a distance past 252 plies) and ``manifest.json`` with each file's SHA-256,
+size and statistics.
 ``egdb compress`` turns raw slices into two compressed files each (``NAME.wdl``: win/draw/loss
 in two bits an entry; ``NAME.dist``: the distances of won positions), cut into blocks that
 decode on their own (LZ4 and zstd), so that a probe reads one block; see docs/egdb.md. A build writes
@@ -498,11 +499,18 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
         if memory and need > memory:
             raise TableError(f"slice {native.slice_name(sig)} needs {_size_text(need)} of "
                              f"memory to build; this machine has {_size_text(memory)}")
+        # A slice with a distance past a byte is built again with two-byte values, where
+        # the memory allows.
+        wide_need = getattr(native, "wide_build_bytes", 0) * native.size(sig)
+        narrow_only = {"wide": False} if memory and wide_need > memory else {}
         t0 = time.perf_counter()
         try:
-            values, counts = native.build(sig, inner)
+            values, counts = native.build(sig, inner, **narrow_only)
         except RuntimeError as exc:           # the native builder's errors: _ERRORS
-            raise TableError(f"{folder}: {exc}; the slices built before it are kept") from None
+            room = (f", and two-byte values would need {_size_text(wide_need)} of memory"
+                    if narrow_only else "")
+            raise TableError(f"{folder}: {exc}{room}; the slices built before it are "
+                             f"kept") from None
         return sig, values, counts, time.perf_counter() - t0
 
     def record(sig, values, counts, seconds):
@@ -737,7 +745,8 @@ def _compress_slice(folder: Path, manifest: dict, native, name: str, check: str,
 
         def first_difference(start):
             stop = min(start + CHECK_RUN, size)
-            wrong = np.flatnonzero(native.expand(signature, start, stop) != raw[start:stop])
+            got = native.expand(signature, start, stop, raw.dtype)
+            wrong = np.flatnonzero(got != raw[start:stop])
             return start + int(wrong[0]) if wrong.size else None
 
         found = [i for i in pool.map(first_difference, starts) if i is not None]
