@@ -515,7 +515,10 @@ cdef int first_pass(const Ctx* c, int wm, int wk, int bm, int bk, value_t* val, 
                 longest_out = code - 1
         if inside > 254:
             return -4
-        if longest_out > max_plies or best_win != UNKNOWN and best_win > max_plies:
+        # Past the width: a win through a move out (maybe replaced later by a shorter one
+        # inside), or the longest win of the opponent when every move may lose.
+        if (best_win != UNKNOWN and best_win > max_plies
+                or not no_loss and longest_out > max_plies):
             return -2
         cnt[idx] = <uint8_t>inside
         outmax[idx] = <value_t>top if no_loss else <value_t>longest_out     # top: NO_LOSS
