@@ -252,7 +252,7 @@ def test_a_slice_the_native_builder_cannot_build_stops_the_build_cleanly(tmp_pat
         def build(self, signature, threads=1):
             if sum(signature) == 3:
                 raise RuntimeError(f"slice {signature}: a distance to the end longer than 252 "
-                                   f"plies (more than a table byte holds)")
+                                   f"plies (more than a byte a value holds)")
             return super().build(signature, threads)
 
     monkeypatch.setattr(egdb, "_native", TooLong)
@@ -318,9 +318,10 @@ def test_a_two_byte_build_that_would_not_fit_in_memory_is_refused(tmp_path, monk
     monkeypatch.setattr(egdb, "_native", limited)
     # Room for a byte-wide build of the 3-piece slices, not for a two-byte one.
     monkeypatch.setattr(egdb, "_physical_memory", lambda: 3 * 60_000)
-    with pytest.raises(egdb.TableError, match=r"a distance to the end longer than 252 plies .*"
-                                              r"and two-byte values would need .* of memory; "
-                                              r"the slices built before it are kept"):
+    with pytest.raises(egdb.TableError, match=r"a distance to the end longer than 20 plies "
+                                              r"\(more than a byte a value holds\), and two-byte "
+                                              r"values would need 254.3 KiB of memory; the "
+                                              r"slices built before it are kept"):
         egdb.build("checkers", 3, tmp_path, report=None)
     with pytest.raises(ValueError, match="a byte holds 1 to 252 plies, not 253"):
         DraughtsTableSet("checkers")._limit_narrow(253)

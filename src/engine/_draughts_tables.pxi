@@ -712,7 +712,7 @@ cdef int code_to_rule(int code, int* plies) noexcept nogil:
 
 
 _ERRORS = {-1: "out of memory",
-           -2: "a distance to the end longer than 252 plies (more than a table byte holds)",
+           -2: "a distance to the end longer than the values hold",
            -3: "a successor slice is missing (build the smaller slices first)",
            -4: "a position with more moves inside its slice than a build counts (254)"}
 
@@ -986,8 +986,11 @@ cdef class DraughtsTableSet(ProbeSource):
                 total += pending.sum(axis=0, dtype=np.uint64)
         cnt = outmax = None                                  # freed before the last pass
         err = next((e for e in errors if e), 0)
-        if err == -2 and not wide:
-            raise _DistanceTooLong(f"slice {signature}: {_ERRORS[-2]}")
+        if err == -2:
+            width = "two bytes" if wide else "a byte"
+            raise (RuntimeError if wide else _DistanceTooLong)(
+                f"slice {signature}: a distance to the end longer than {max_plies} plies (more "
+                f"than {width} a value holds)")
         if err:
             raise RuntimeError(f"slice {signature}: {_ERRORS[err]}")
         cdef uint8_t[::1] narrow
