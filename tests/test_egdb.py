@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -294,6 +295,14 @@ def test_a_slice_with_a_distance_past_a_byte_is_built_with_two_bytes(tmp_path, m
         assert np.array_equal(wide.native.expand(sig, dtype=np.uint16),
                               narrow.native.expand(sig, dtype=np.uint16)), name
     assert two_bytes > len(wide.manifest["slices"]) // 2
+    # A two-byte build holds 5 bytes an entry at most (the byte-wide attempt's values are
+    # freed before it allocates its own; keeping them would make 6).
+    sig = max(wide.native.signatures(4), key=wide.native.size)
+    tracemalloc.start()
+    values, _ = wide.native.build(sig)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert values.dtype == np.uint16 and peak < 5.5 * wide.native.size(sig)
     reloaded = egdb.Tables(tmp_path / "wide", "checkers")
     board = engine.Board("checkers", "W:WK1,K2:BK32")           # a win in 33 plies
     assert reloaded.probe(board) == narrow.probe(board) == egdb.Probe("win", 33)
