@@ -295,11 +295,10 @@ def test_a_slice_with_a_distance_past_a_byte_is_built_with_two_bytes(tmp_path, m
         assert np.array_equal(wide.native.expand(sig, dtype=np.uint16),
                               narrow.native.expand(sig, dtype=np.uint16)), name
     assert two_bytes > len(wide.manifest["slices"]) // 2
-    # A two-byte build holds 5 bytes an entry at most (the byte-wide attempt's values are
-    # freed before it allocates its own; keeping them would make 6).
+    # Built in two bytes from the start, a slice holds 5 bytes an entry at most.
     sig = max(wide.native.signatures(4), key=wide.native.size)
     tracemalloc.start()
-    values, _ = wide.native.build(sig)
+    values, counts = wide.native.build(sig, wide=True)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert values.dtype == np.uint16 and peak < 5.5 * wide.native.size(sig)
@@ -316,6 +315,29 @@ def test_a_slice_with_a_distance_past_a_byte_is_built_with_two_bytes(tmp_path, m
         {n: (e["sha256"], e["dist_sha256"]) for n, e in packed[1]["slices"].items()}
 
 
+def test_a_byte_wide_build_widens_its_values_where_a_distance_passes_a_byte(tmp_path):
+    """Where the slices below fit the byte's limit, a build meets a longer distance only while
+    settling: it widens its values there and goes on, instead of starting again."""
+    egdb.build("checkers", 4, tmp_path, report=None)
+    sig = (1, 1, 1, 1)                   # 1m1k-1m1k: longest 103 plies; its successors <= 95
+    stored = np.load(tmp_path / "checkers" / "1m1k-1m1k.npy")
+    for limit, dtype in ((100, np.uint16), (103, np.uint8)):
+        tables = egdb.Tables(tmp_path, "checkers")
+        tables.native._limit_narrow(limit)
+        tracemalloc.start()
+        values, counts = tables.native.build(sig)
+        peak = tracemalloc.get_traced_memory()[1] / tables.native.size(sig)
+        tracemalloc.stop()
+        assert counts[4] == 103 and values.dtype == dtype, limit
+        # Widened in place (one array at a time: 6 bytes an entry, not 7); a slice started
+        # again in two bytes would stay under 5.5. At 103 the step past the limit wrote
+        # nothing longer, and the values went back to a byte.
+        assert 5.5 < peak < 6.5, (limit, peak)
+        assert np.array_equal(tables.native.expand(sig, dtype=np.uint16),
+                              stored.astype(np.uint16) + np.where(stored >= 254, 0xFF00, 0))
+        assert values.dtype == np.uint16 or np.array_equal(values, stored)
+
+
 def test_a_two_byte_build_that_would_not_fit_in_memory_is_refused(tmp_path, monkeypatch):
     from engine._draughts import DraughtsTableSet
 
@@ -329,7 +351,7 @@ def test_a_two_byte_build_that_would_not_fit_in_memory_is_refused(tmp_path, monk
     monkeypatch.setattr(egdb, "_physical_memory", lambda: 3 * 60_000)
     with pytest.raises(egdb.TableError, match=r"a distance to the end longer than 20 plies "
                                               r"\(more than a byte a value holds\), and two-byte "
-                                              r"values would need 254.3 KiB of memory; the "
+                                              r"values would need 305.2 KiB of memory; the "
                                               r"slices built before it are kept"):
         egdb.build("checkers", 3, tmp_path, report=None)
     with pytest.raises(ValueError, match="a byte holds 1 to 252 plies, not 253"):

@@ -491,7 +491,10 @@ cdef int first_pass(const Ctx* c, int wm, int wk, int bm, int bk, value_t* val, 
     cdef u64 idx
     cdef int n, i, code, best_win, inside, rule, longest_out, no_loss
     cdef int top = stored_top(val), max_plies = stored_max_plies(c, val)
+    cdef int out_limit = max_plies
     cdef DecodeCache cache
+    if value_t is uint8_t:
+        out_limit = max_plies - 1
     decode_cache_init(&cache)
     for idx in range(lo, hi):
         if not decode_next(c, idx, wm, wk, bm, bk, &p, &cache):
@@ -527,9 +530,12 @@ cdef int first_pass(const Ctx* c, int wm, int wk, int bm, int bk, value_t* val, 
         if inside > 254:
             return -4
         # Past the width: a win through a move out (maybe replaced later by a shorter one
-        # inside), or the longest win of the opponent when every move may lose.
+        # inside), or the longest win of the opponent when every move may lose. A byte-wide
+        # build also refuses a longest win of exactly its limit: a loss after it would pass
+        # the limit at any settling step, and this way only steps from the limit's on can
+        # (the build widens its values before such a step; see _build).
         if (best_win != UNKNOWN and best_win > max_plies
-                or not no_loss and longest_out > max_plies):
+                or not no_loss and longest_out > out_limit):
             return -2
         cnt[idx] = <uint8_t>inside
         outmax[idx] = <value_t>top if no_loss else <value_t>longest_out     # top: NO_LOSS
@@ -741,7 +747,34 @@ def _stored(signature, codes, dtype):
 
 
 class _DistanceTooLong(RuntimeError):
-    """A byte-wide build met a distance past MAX_PLIES (build then tries two bytes wide)."""
+    """A byte-wide build's first pass met a distance past MAX_PLIES (build then builds the
+    slice in two bytes), or a build kept to bytes met one."""
+
+
+def _widened(values):
+    """A build's byte-wide array (values or outmax) as two bytes an entry, the stored
+    sentinels moved to the top of the wider width. The byte-wide array is freed by the
+    caller's dropping it: at most 3 + 2 + 1 bytes an entry meanwhile (wide_build_bytes)."""
+    wide = np.empty(values.shape[0], dtype=np.uint16)
+    cdef const uint8_t[::1] src = values
+    cdef uint16_t[::1] dst = wide
+    cdef u64 idx, n = values.shape[0]
+    with nogil:
+        for idx in range(n):
+            dst[idx] = src[idx] if src[idx] < 0xFE else src[idx] + 0xFF00
+    return wide
+
+
+def _narrowed(values):
+    """Finished two-byte values that fit in a byte, as bytes (the sentinels moved down)."""
+    narrow = np.empty(values.shape[0], dtype=np.uint8)
+    cdef const uint16_t[::1] src = values
+    cdef uint8_t[::1] dst = narrow
+    cdef u64 idx, n = values.shape[0]
+    with nogil:
+        for idx in range(n):
+            dst[idx] = <uint8_t>(src[idx] if src[idx] < 0xFFFE else src[idx] - 0xFF00)
+    return narrow
 
 
 class _SliceRanges:
@@ -849,7 +882,8 @@ cdef class DraughtsTableSet(ProbeSource):
 
     compressible = True            # egdb compress: win/draw/loss and distances apart
     build_bytes = BUILD_BYTES      # memory a build needs an entry of the slice it builds ...
-    wide_build_bytes = 5           # ... and with two-byte values (a distance past MAX_PLIES)
+    wide_build_bytes = 6           # ... and at most while two-byte values (a distance past
+                                   # MAX_PLIES) replace the bytes (5 once they have)
 
     @staticmethod
     def slice_name(tuple signature) -> str:
@@ -964,42 +998,56 @@ cdef class DraughtsTableSet(ProbeSource):
         """Compute one slice (its successor slices must be attached); returns (values, counts)
         with counts = (wins, draws, losses, invalid entries, longest distance in plies). Each
         pass runs on `threads` threads, over ranges of the slice. The values are a byte an
-        entry (uint8), unless a distance passes MAX_PLIES: then the slice is built again with
-        two (uint16, up to MAX_PLIES_WIDE; ``wide=True`` builds so at once). Memory: the
-        values and work of two bytes an entry (build_bytes in all), or five bytes when wide."""
+        entry (uint8), unless a distance passes MAX_PLIES: then they are two (uint16, up to
+        MAX_PLIES_WIDE). ``wide=None`` builds in bytes and widens the values where a distance
+        would pass a byte, going on from there; ``True`` builds in two bytes from the start;
+        ``False`` in bytes only (a distance past them is an error). Memory: build_bytes an
+        entry in bytes, wide_build_bytes while widening or when wide."""
         if max(signature) > MAXP:
             raise ValueError(f"slice {signature}: at most {MAXP} pieces of a kind")
-        if wide is None:
-            try:
-                return self._build(signature, threads, False)
-            except _DistanceTooLong:
-                return self._build(signature, threads, True)
-        return self._build(signature, threads, bool(wide))
+        try:
+            return self._build(signature, threads, bool(wide), wide is None)
+        except _DistanceTooLong:
+            if wide is not None:
+                raise
+            # The first pass met a distance past a byte: no settling step was run yet.
+            return self._build(signature, threads, True, False)
 
-    def _build(self, tuple signature, int threads, bint wide):
+    def _build(self, tuple signature, int threads, bint wide, bint may_widen):
         size = self.size(signature)
         dtype = np.uint16 if wide else np.uint8
         max_plies = MAX_PLIES_WIDE if wide else self.c.narrow_plies
         values = np.empty(size, dtype=dtype)
         cnt = np.empty(size, dtype=np.uint8)
         outmax = np.empty(size, dtype=dtype)
+        widened = False
         with _SliceRanges(size, threads) as ranges:
             pending = np.zeros((len(ranges), MAX_PLIES_WIDE + 2), dtype=np.uint64)
             errors = ranges.run(lambda i, lo, hi: self._pass(signature, values, cnt, outmax, -1,
                                                              lo, hi, pending[i]))
+            if may_widen and -2 in errors:
+                raise _DistanceTooLong()     # before any settling step: built again wide
             total = pending.sum(axis=0, dtype=np.uint64)
-            for d in range(max_plies + 1):
-                if any(errors) or total[d + 1] == 0:
-                    continue
-                pending[:] = 0
-                errors = ranges.run(lambda i, lo, hi: self._pass(signature, values, cnt, outmax,
-                                                                 d, lo, hi, pending[i]))
-                total += pending.sum(axis=0, dtype=np.uint64)
+            d = 0
+            while d <= max_plies and not any(errors):
+                if total[d + 1]:
+                    if d == max_plies and may_widen and not wide:
+                        # The step would write a distance past a byte, and no earlier step
+                        # could have (see first_pass): on in two bytes, from this step.
+                        values = _widened(values)        # one at a time: see _widened
+                        outmax = _widened(outmax)
+                        wide = widened = True
+                        max_plies = MAX_PLIES_WIDE
+                    pending[:] = 0
+                    errors = ranges.run(lambda i, lo, hi: self._pass(
+                        signature, values, cnt, outmax, d, lo, hi, pending[i]))
+                    total += pending.sum(axis=0, dtype=np.uint64)
+                d += 1
         cnt = outmax = None                                  # freed before the last pass
         err = next((e for e in errors if e), 0)
         if err == -2:
             width = "two bytes" if wide else "a byte"
-            raise (RuntimeError if wide else _DistanceTooLong)(
+            raise (RuntimeError if wide or may_widen else _DistanceTooLong)(
                 f"slice {signature}: a distance to the end longer than {max_plies} plies (more "
                 f"than {width} a value holds)")
         if err:
@@ -1012,6 +1060,8 @@ cdef class DraughtsTableSet(ProbeSource):
             wide_values = values
             with nogil:
                 finish_values(&wide_values[0], n, counts)
+            if widened and counts[4] <= <u64>self.c.narrow_plies:
+                values = _narrowed(values)   # widened for nothing: the step wrote no distance
         else:
             narrow = values
             with nogil:
