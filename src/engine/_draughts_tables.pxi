@@ -734,6 +734,15 @@ _ERRORS = {-1: "out of memory",
            -4: "a position with more moves inside its slice than a build counts (254)"}
 
 
+def _codes(values):
+    """Stored values of either width as int codes: the inverse of _stored."""
+    top = np.iinfo(values.dtype).max
+    codes = values.astype(np.int32)
+    codes[values == top - 1] = INVALID
+    codes[values == top] = UNKNOWN
+    return codes
+
+
 def _stored(signature, codes, dtype):
     """Int codes (an array) as a slice of `dtype` stores them."""
     top = np.iinfo(dtype).max
@@ -1339,11 +1348,7 @@ cdef class DraughtsTableSet(ProbeSource):
             values = self._arrays[signature][start:stop]
             if dtype is None or np.dtype(dtype) == values.dtype:
                 return np.array(values)
-            top = np.iinfo(values.dtype).max
-            codes = values.astype(np.int32)
-            codes[values == top - 1] = INVALID
-            codes[values == top] = UNKNOWN
-            return _stored(signature, codes, dtype)
+            return _stored(signature, _codes(values), dtype)
         if signature not in self._packed:
             raise ValueError(f"slice {signature} is not attached")
         codes = np.empty(max(stop - start, 0), dtype=np.int32)
