@@ -5,6 +5,7 @@ import json
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -103,6 +104,48 @@ def test_compressed_files_are_much_smaller(pair):
     assert lines[-1].startswith(f"{len(egdb.signatures('checkers', 4))} slices "
                                 f"({len(egdb.signatures('checkers', 4))} compressed), "
                                 f"{packed_bytes:,} bytes")
+
+
+def test_entries_are_stored_by_side_to_move_and_older_files_in_index_order_read(pair, tmp_path):
+    """A compressed stream holds the entries with White to move (even indices), then those
+    with Black to move: neighbours in index order differ only in the side to move. Files
+    written in index order (DIMTBZ02, before) read the same."""
+    raw, packed = pair
+    name = "1m1k-1m1k"
+    signature = parse_name(name)
+    native = egdb.Tables(raw, "checkers").native
+    size, half = native.size(signature), native.size(signature) // 2
+    values = np.load(raw / "checkers" / f"{name}.npy")
+    w, d = np.empty(size, np.uint8), np.empty(size, np.uint8)
+    native._stream_values(signature, w, d, 0, size)          # before the repeats are filled
+    at = np.arange(size) // 2 + np.arange(size) % 2 * half   # each entry's place
+    need = w[at] != 255                                      # a position without a capture
+    assert 0.3 < need.mean() < 0.9
+    plies = values.astype(np.int64) - 1
+    assert np.array_equal(w[at][need], np.where(values == 0, 0, np.where(plies % 2, 1, 2))[need])
+    won = need & (values != 0) & (plies % 2 == 1)
+    assert np.array_equal(d[at][won], (plies[won] - 1) // 2)
+    wdl, dist = native.streams(signature)
+    quads = np.stack([wdl >> shift & 3 for shift in (0, 2, 4, 6)], axis=1).ravel()[:size]
+    assert np.array_equal(quads[at][need], w[at][need])
+    # The same streams in index order, as an earlier version wrote them.
+    folder = tmp_path / "checkers"
+    shutil.copytree(packed / "checkers", folder)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    in_order = quads[at]
+    codes = in_order.reshape(-1, 4)
+    stored = codes[:, 0] | codes[:, 1] << 2 | codes[:, 2] << 4 | codes[:, 3] << 6
+    with ThreadPoolExecutor(2) as threads:
+        for suffix, stream, bits in ((".wdl", stored, 2), (".dist", dist[at], 8)):
+            path = folder / f"{name}{suffix}"
+            egdb._write_packed(path, np.ascontiguousarray(stream), size, bits, threads)
+            path.write_bytes(egdb.IN_ORDER_MAGIC + path.read_bytes()[8:])
+            prefix = "" if suffix == ".wdl" else "dist_"
+            manifest["slices"][name][prefix + "sha256"] = egdb._sha256(path)
+            manifest["slices"][name][prefix + "bytes"] = path.stat().st_size
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    tables = egdb.Tables(tmp_path, "checkers")
+    assert np.array_equal(tables.native.expand(signature), values)
 
 
 def random_positions(tables, count, seed):
@@ -211,7 +254,7 @@ def test_a_corrupt_block_is_caught(pair, tmp_path):
     path = folder / f"{name}.wdl"
     data = bytearray(path.read_bytes())
     entries = egdb.Tables(packed, "checkers").native.size(parse_name(name))
-    offsets, _, blocks, _ = egdb._read_packed(path, 2, entries)
+    offsets, _, blocks, _, _ = egdb._read_packed(path, 2, entries)
     data[len(data) - len(blocks) + int(offsets[0] + offsets[1]) // 2] ^= 0x55    # in block 0
     del offsets, blocks
     path.write_bytes(bytes(data))

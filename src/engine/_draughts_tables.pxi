@@ -679,27 +679,29 @@ cdef int verify_range(const Ctx* c, int wm, int wk, int bm, int bk, const value_
 
 
 cdef void stream_range(const Ctx* c, int wm, int wk, int bm, int bk, const value_t* val,
-                       uint8_t* w, uint8_t* dd, u64 lo, u64 hi) noexcept nogil:
-    """What a compressed slice stores of entries lo..hi-1 (see streams): w 0 draw, 1 win,
-    2 loss; dd (plies - 1) / 2 of a win; REPEAT where nothing need be stored."""
-    cdef u64 idx
+                       uint8_t* w, uint8_t* dd, u64 lo, u64 hi, u64 half) noexcept nogil:
+    """What a compressed slice stores of entries lo..hi-1 (see streams), entry idx at
+    idx / 2 + (idx odd) * half: w 0 draw, 1 win, 2 loss; dd (plies - 1) / 2 of a win; REPEAT
+    where nothing need be stored."""
+    cdef u64 idx, at
     cdef Pos p
     cdef int v, rule
     cdef DecodeCache cache
     decode_cache_init(&cache)
     for idx in range(lo, hi):
-        w[idx] = dd[idx] = REPEAT
+        at = (idx >> 1) + (idx & 1) * half
+        w[at] = dd[at] = REPEAT
         v = stored_code(val, idx)
         if v != INVALID and decode_next(c, idx, wm, wk, bm, bk, &p, &cache):
             rule = rule_draw(&p, c.R)
             if rule != END_NONE or not has_capture(&p, c.R):
                 if v == DRAW:
-                    w[idx] = 0
+                    w[at] = 0
                 elif (v - 1) % 2:
-                    w[idx] = 1
-                    dd[idx] = <uint8_t>((v - 2) >> 1)
+                    w[at] = 1
+                    dd[at] = <uint8_t>((v - 2) >> 1)
                 else:
-                    w[idx] = 2
+                    w[at] = 2
 
 
 # -- probing ----------------------------------------------------------------------------------
@@ -1210,12 +1212,17 @@ cdef class DraughtsTableSet(ProbeSource):
         return n
 
     def streams(self, tuple signature, int threads=1):
-        """What a compressed slice stores, from an attached raw slice: (wdl, dist). wdl: two
-        bits an entry, four entries a byte, the first in the low bits (0 draw, 1 win, 2 loss);
-        dist: a byte an entry, (plies - 1) / 2 of a win. Entries that need no value (invalid
-        indices, positions with a capture; in dist, all but wins) repeat the value before
-        them, which compresses best. The positions are looked at on `threads` threads; the
-        repeats are filled in afterwards, so the result does not depend on them."""
+        """What a compressed slice stores, from an attached raw slice: (wdl, dist), the
+        entries by side to move: those with White to move (even indices) in index order, then
+        those with Black to move. Neighbours in index order differ only in the side to move,
+        whose values are unrelated; stored apart, each side's run of values compresses
+        better (the win/draw/loss of 7-piece checkers to a third, distances 17 % smaller).
+        wdl: two bits an entry, four entries a byte, the first in the low bits (0 draw, 1 win,
+        2 loss); dist: a byte an entry, (plies - 1) / 2 of a win. Entries that need no value
+        (invalid indices, positions with a capture; in dist, all but wins) repeat the value
+        before them in this order, which compresses best. The positions are looked at on
+        `threads` threads; the repeats are filled in afterwards, so the result does not
+        depend on them."""
         if signature not in self._arrays:
             raise ValueError(f"slice {signature} is not attached raw")
         size = self.size(signature)
@@ -1243,25 +1250,29 @@ cdef class DraughtsTableSet(ProbeSource):
         return wdl[:(size + 3) // 4], dist
 
     def _stream_values(self, tuple signature, uint8_t[::1] w, uint8_t[::1] dd, u64 lo, u64 hi):
-        """streams' values of entries lo..hi-1, REPEAT where the entry repeats the one before."""
+        """streams' values of entries lo..hi-1, each at its place by side to move (see
+        streams), REPEAT where the entry repeats the one before."""
         values = self._arrays[signature]
         cdef const uint8_t[::1] narrow
         cdef const uint16_t[::1] wide
         cdef int a = signature[0], b = signature[1], cc = signature[2], d = signature[3]
+        cdef u64 half = w.shape[0] // 2
         if values.dtype == np.uint8:
             narrow = values
             with nogil:
-                stream_range(self.c, a, b, cc, d, &narrow[0], &w[0], &dd[0], lo, hi)
+                stream_range(self.c, a, b, cc, d, &narrow[0], &w[0], &dd[0], lo, hi, half)
         else:
             wide = values
             with nogil:
-                stream_range(self.c, a, b, cc, d, &wide[0], &w[0], &dd[0], lo, hi)
+                stream_range(self.c, a, b, cc, d, &wide[0], &w[0], &dd[0], lo, hi, half)
 
     def attach_packed(self, tuple signature, wdl, dist):
-        """Make a compressed slice known: wdl and dist are (offsets, checks, data, per_block)
-        with offsets a uint64 array of nblocks + 1 byte positions into data (uint8) and checks
-        the uint32 block_check of each block; wdl's blocks are LZ4, dist's zstd. dist may be
-        None (then no distances: probes that need one answer unknown)."""
+        """Make a compressed slice known: wdl and dist are (offsets, checks, data, per_block,
+        by_side) with offsets a uint64 array of nblocks + 1 byte positions into data (uint8),
+        checks the uint32 block_check of each block, and by_side whether the entries are
+        stored White to move first, then Black (as streams writes them), or in index order;
+        wdl's blocks are LZ4, dist's zstd. dist may be None (then no distances: probes that
+        need one answer unknown)."""
         wm, wk, bm, bk = signature
         if max(signature) > MAXP:
             raise ValueError(f"slice {signature}: at most {MAXP} pieces of a kind")
@@ -1300,7 +1311,9 @@ cdef class DraughtsTableSet(ProbeSource):
 
     def _packed_new(self, tuple signature, stream, int bits, u64 entries) -> int:
         """A new Packed (its address) over a stream's arrays, after checking them."""
-        offsets, checks, data, per_block = stream
+        offsets, checks, data, per_block, by_side = stream
+        if by_side and entries % 2:
+            raise ValueError(f"slice {signature}: {entries} entries cannot be stored by side")
         if offsets.dtype != np.uint64 or offsets.ndim != 1 or data.dtype != np.uint8 or \
                 data.ndim != 1 or checks.dtype != np.uint32 or checks.ndim != 1:
             raise ValueError(f"slice {signature}: offsets must be uint64, checks uint32 and "
@@ -1332,6 +1345,7 @@ cdef class DraughtsTableSet(ProbeSource):
         P.block_bytes = per_block * bits // 8
         last = entries - (nblocks - 1) * per_block
         P.last_bytes = (last * bits + 7) // 8
+        P.half = entries // 2 if by_side else 0
         self._next_id += 1
         P.id = self._next_id
         return <size_t>P

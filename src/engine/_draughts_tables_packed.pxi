@@ -113,6 +113,9 @@ ctypedef struct Packed:
     uint32_t last_bytes           # bytes of the last one
     int bits                      # 2 or 8
     int id                        # tells this slice's blocks apart in the cache
+    u64 half                      # entries stored by side to move: entry idx is at
+                                  # idx / 2 (even: White to move) or half + idx / 2 (odd);
+                                  # 0: stored in index order (files before DIMTBZ03)
 
 cdef enum:
     CACHE_WAYS = 8                # blocks of a set
@@ -192,6 +195,8 @@ cdef inline int packed_read(const uint8_t* buf, int bits, u64 at) noexcept nogil
 
 cdef int packed_get(const Packed* P, BlockCache* cache, Decoders* dec, u64 idx) noexcept nogil:
     """Entry idx of a compressed slice, or -1 when its block is corrupt."""
+    if P.half:
+        idx = (idx >> 1) + (idx & 1) * P.half
     cdef uint32_t block = <uint32_t>(idx // P.per_block)
     cdef u64 at = idx % P.per_block
     cdef u64 tag = ((<u64>P.id << 32) | block) + 1

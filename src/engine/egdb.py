@@ -44,7 +44,8 @@ FORMAT = 1
 MANIFEST = "manifest.json"
 # Compressed slice files: a header, the byte offsets of the blocks (nblocks + 1, uint64), each
 # block's check (nblocks, uint32: DraughtsTableSet.block_check of its bytes), the blocks.
-PACKED_MAGIC = b"DIMTBZ02"
+PACKED_MAGIC = b"DIMTBZ03"      # entries stored by side to move (see DraughtsTableSet.streams)
+IN_ORDER_MAGIC = b"DIMTBZ02"    # ... in index order: still read
 OLD_MAGIC = b"DIMTBZ01"         # zlib blocks, before LZ4 and zstd
 PACKED_HEADER = np.dtype([("magic", "S8"), ("bits", "<u4"), ("per_block", "<u4"),
                           ("entries", "<u8"), ("nblocks", "<u8")])
@@ -280,7 +281,8 @@ def _block_check():
 
 
 def _read_packed(path: Path, bits: int, entries: int) -> tuple:
-    """(offsets, checks, data, per_block) of a compressed slice file, memory-mapped."""
+    """(offsets, checks, data, per_block, by_side) of a compressed slice file, memory-mapped
+    (see DraughtsTableSet.attach_packed)."""
     raw = np.memmap(path, dtype=np.uint8, mode="r")
     if raw.shape[0] < PACKED_HEADER.itemsize:
         raise TableError(f"{path}: too short for a compressed table file")
@@ -288,7 +290,7 @@ def _read_packed(path: Path, bits: int, entries: int) -> tuple:
     if head["magic"] == OLD_MAGIC:
         raise TableError(f"{path}: compressed by an earlier version of the program (zlib "
                          f"blocks); build the raw tables again and compress them")
-    if head["magic"] != PACKED_MAGIC or int(head["bits"]) != bits:
+    if head["magic"] not in (PACKED_MAGIC, IN_ORDER_MAGIC) or int(head["bits"]) != bits:
         raise TableError(f"{path}: not a compressed table file of {bits}-bit entries")
     if int(head["entries"]) != entries:
         raise TableError(f"{path}: {int(head['entries'])} entries, the slice has {entries}")
@@ -298,7 +300,8 @@ def _read_packed(path: Path, bits: int, entries: int) -> tuple:
     end = middle + 4 * nblocks
     if nblocks < 1 or raw.shape[0] < end:
         raise TableError(f"{path}: truncated block index")
-    return raw[start:middle].view(np.uint64), raw[middle:end].view(np.uint32), raw[end:], per_block
+    return (raw[start:middle].view(np.uint64), raw[middle:end].view(np.uint32), raw[end:],
+            per_block, bool(head["magic"] == PACKED_MAGIC))
 
 
 def _load_compressed(folder: Path, name: str, entry: dict, native) -> None:
@@ -319,8 +322,8 @@ def _load_compressed(folder: Path, name: str, entry: dict, native) -> None:
 def _write_packed(path: Path, stored: np.ndarray, entries: int, bits: int, pool,
                   level: int = 0) -> None:
     """Write one compressed stream atomically. stored: the stream's bytes (see
-    DraughtsTableSet.streams: for 2 bits, four entries a byte); `level`: its codec's (see
-    _Codecs.compress)."""
+    DraughtsTableSet.streams: by side to move; for 2 bits, four entries a byte); `level`: its
+    codec's (see _Codecs.compress)."""
     step = PER_BLOCK[bits] * bits // 8
     codecs, check = _codecs(), _block_check()
     blocks = list(pool.map(lambda i: codecs.compress(stored[i:i + step], bits, level),
@@ -342,7 +345,7 @@ def _write_packed(path: Path, stored: np.ndarray, entries: int, bits: int, pool,
 
 def _check_packed(path: Path, stored: np.ndarray, entries: int, bits: int) -> None:
     """Read a compressed stream back: every block must decode to the bytes written."""
-    offsets, checks, data, per_block = _read_packed(path, bits, entries)
+    offsets, checks, data, per_block, _ = _read_packed(path, bits, entries)
     codecs, check = _codecs(), _block_check()
     step = per_block * bits // 8
     for block in range(offsets.shape[0] - 1):
