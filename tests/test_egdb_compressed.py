@@ -131,10 +131,23 @@ def test_entries_are_stored_by_side_to_move_and_older_files_in_index_order_read(
     # The same streams in index order, as an earlier version wrote them.
     folder = tmp_path / "checkers"
     shutil.copytree(packed / "checkers", folder)
-    manifest = json.loads((folder / "manifest.json").read_text())
-    in_order = quads[at]
-    codes = in_order.reshape(-1, 4)
+    write_in_index_order(folder, name, native)
+    tables = egdb.Tables(tmp_path, "checkers")
+    assert np.array_equal(tables.native.expand(signature), values)
+    assert egdb._magic(folder / f"{name}.wdl") == egdb.IN_ORDER_MAGIC
+
+
+def write_in_index_order(folder, name, native):
+    """Write slice `name` of a folder of compressed tables again as an earlier version did
+    (DIMTBZ02: the entries in index order), from the raw slice attached to `native`."""
+    signature = parse_name(name)
+    size, half = native.size(signature), native.size(signature) // 2
+    at = np.arange(size) // 2 + np.arange(size) % 2 * half   # each entry's place by side
+    wdl, dist = native.streams(signature)
+    quads = np.stack([wdl >> shift & 3 for shift in (0, 2, 4, 6)], axis=1).ravel()[:size]
+    codes = np.concatenate([quads[at], np.zeros(-size % 4, np.uint8)]).reshape(-1, 4)
     stored = codes[:, 0] | codes[:, 1] << 2 | codes[:, 2] << 4 | codes[:, 3] << 6
+    manifest = json.loads((folder / "manifest.json").read_text())
     with ThreadPoolExecutor(2) as threads:
         for suffix, stream, bits in ((".wdl", stored, 2), (".dist", dist[at], 8)):
             path = folder / f"{name}{suffix}"
@@ -144,8 +157,61 @@ def test_entries_are_stored_by_side_to_move_and_older_files_in_index_order_read(
             manifest["slices"][name][prefix + "sha256"] = egdb._sha256(path)
             manifest["slices"][name][prefix + "bytes"] = path.stat().st_size
     (folder / "manifest.json").write_text(json.dumps(manifest))
+
+
+def test_compress_writes_slices_in_index_order_again_by_side_to_move(pair, tmp_path):
+    """Slices compressed in index order are written by side to move from their own entries
+    (no raw file): the same bytes as compressing the raw slice, under the other file name,
+    the old pair gone; the rest left alone."""
+    raw, packed = pair
+    native = egdb.Tables(raw, "checkers").native
+    folder = tmp_path / "checkers"
+    shutil.copytree(packed / "checkers", folder)
+    names = ["1m1k-1m1k", "0m2k-2m0k", "1m0k-0m1k"]
+    for name in names:
+        write_in_index_order(folder, name, native)
+    lines = []
+    egdb.compress("checkers", tmp_path, report=lines.append, check="full")
+    rewritten = [line for line in lines if "by side to move" in line]
+    assert len(rewritten) == len(names)
+    assert sum("already compressed" in line for line in lines) == \
+        len(egdb.signatures("checkers", 4)) - len(names)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    for name in names:
+        entry = manifest["slices"][name]
+        assert (entry["file"], entry["dist_file"]) == (f"{name}.2.wdl", f"{name}.2.dist")
+        assert not (folder / f"{name}.wdl").exists() and not (folder / f"{name}.dist").exists()
+        for suffix in (".wdl", ".dist"):
+            assert (folder / f"{name}.2{suffix}").read_bytes() == \
+                (packed / "checkers" / f"{name}{suffix}").read_bytes(), (name, suffix)
     tables = egdb.Tables(tmp_path, "checkers")
-    assert np.array_equal(tables.native.expand(signature), values)
+    for name in names:
+        values = np.load(raw / "checkers" / f"{name}.npy")
+        assert np.array_equal(tables.native.expand(parse_name(name)), values), name
+    # Nothing left to write: a second run changes nothing.
+    lines = []
+    egdb.compress("checkers", tmp_path, report=lines.append)
+    assert not any("by side to move" in line for line in lines)
+
+
+def test_a_corrupt_block_stops_writing_a_slice_again_and_changes_nothing(pair, tmp_path):
+    raw, packed = pair
+    native = egdb.Tables(raw, "checkers").native
+    folder = tmp_path / "checkers"
+    shutil.copytree(packed / "checkers", folder)
+    name = "1m1k-1m1k"
+    write_in_index_order(folder, name, native)
+    path = folder / f"{name}.wdl"
+    data = bytearray(path.read_bytes())
+    data[-100] ^= 0x5A                                   # a byte of the last block
+    path.write_bytes(bytes(data))
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["slices"][name]["sha256"] = egdb._sha256(path)   # past the file's checksum
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    with pytest.raises(egdb.TableError, match=f"{name}.wdl: .*corrupt block.*left as it was"):
+        egdb.compress("checkers", tmp_path, report=None)
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
 
 
 def random_positions(tables, count, seed):

@@ -704,6 +704,34 @@ cdef void stream_range(const Ctx* c, int wm, int wk, int bm, int bk, const value
                     w[at] = 2
 
 
+cdef int stream_packed_range(const Ctx* c, int wm, int wk, int bm, int bk, uint8_t* w,
+                             uint8_t* dd, u64 lo, u64 hi, u64 half) noexcept nogil:
+    """stream_range for a compressed slice (to write it again, by side to move): the same
+    places, each value read from the slice's own entry. 0, or -1 at a corrupt block."""
+    cdef const Packed* P = c.wdl[wm][wk][bm][bk]
+    cdef const Packed* D = c.dist[wm][wk][bm][bk]
+    cdef u64 idx, at
+    cdef Pos p
+    cdef int v, s
+    cdef DecodeCache cache
+    decode_cache_init(&cache)
+    for idx in range(lo, hi):
+        at = (idx >> 1) + (idx & 1) * half
+        w[at] = dd[at] = REPEAT
+        if decode_next(c, idx, wm, wk, bm, bk, &p, &cache):
+            if rule_draw(&p, c.R) != END_NONE or not has_capture(&p, c.R):
+                v = packed_get(P, c.wdl_cache, &c.decoders, idx)
+                if v < 0:
+                    return -1
+                w[at] = <uint8_t>v
+                if v == 1:
+                    s = packed_get(D, c.dist_cache, &c.decoders, idx)
+                    if s < 0:
+                        return -1
+                    dd[at] = <uint8_t>s
+    return 0
+
+
 # -- probing ----------------------------------------------------------------------------------
 
 cdef int probe_c(const void* ctx, const void* pos, int* plies) noexcept nogil:
@@ -1212,8 +1240,9 @@ cdef class DraughtsTableSet(ProbeSource):
         return n
 
     def streams(self, tuple signature, int threads=1):
-        """What a compressed slice stores, from an attached raw slice: (wdl, dist), the
-        entries by side to move: those with White to move (even indices) in index order, then
+        """What a compressed slice stores, from an attached raw slice or a compressed one
+        with its distances (to write it again: egdb.compress does so for files in index
+        order, written before DIMTBZ03): (wdl, dist), the entries by side to move: those with White to move (even indices) in index order, then
         those with Black to move. Neighbours in index order differ only in the side to move,
         whose values are unrelated; stored apart, each side's run of values compresses
         better (the win/draw/loss of 7-piece checkers to a third, distances 17 % smaller).
@@ -1223,13 +1252,20 @@ cdef class DraughtsTableSet(ProbeSource):
         before them in this order, which compresses best. The positions are looked at on
         `threads` threads; the repeats are filled in afterwards, so the result does not
         depend on them."""
-        if signature not in self._arrays:
-            raise ValueError(f"slice {signature} is not attached raw")
+        if signature in self._arrays:
+            source = self._stream_values
+        elif signature in self._packed and self._packed[signature][1] is not None:
+            source = self._stream_packed
+        else:
+            raise ValueError(f"slice {signature} is not attached (raw, or compressed with "
+                             f"its distances)")
         size = self.size(signature)
         wdl = np.empty(size, dtype=np.uint8)
         dist = np.empty(size, dtype=np.uint8)
         with _SliceRanges(size, threads) as ranges:
-            ranges.run(lambda i, lo, hi: self._stream_values(signature, wdl, dist, lo, hi))
+            failed = ranges.run(lambda i, lo, hi: source(signature, wdl, dist, lo, hi))
+        if any(failed):
+            raise ValueError(f"slice {signature}: a corrupt block (bad_blocks names it)")
         cdef uint8_t[::1] w = wdl
         cdef uint8_t[::1] dd = dist
         cdef u64 idx, n = size
@@ -1265,6 +1301,14 @@ cdef class DraughtsTableSet(ProbeSource):
             wide = values
             with nogil:
                 stream_range(self.c, a, b, cc, d, &wide[0], &w[0], &dd[0], lo, hi, half)
+
+    def _stream_packed(self, tuple signature, uint8_t[::1] w, uint8_t[::1] dd, u64 lo, u64 hi):
+        """_stream_values from an attached compressed slice; True at a corrupt block."""
+        cdef int a = signature[0], b = signature[1], cc = signature[2], d = signature[3], err
+        cdef u64 half = w.shape[0] // 2
+        with nogil:
+            err = stream_packed_range(self.c, a, b, cc, d, &w[0], &dd[0], lo, hi, half)
+        return err != 0
 
     def attach_packed(self, tuple signature, wdl, dist):
         """Make a compressed slice known: wdl and dist are (offsets, checks, data, per_block,

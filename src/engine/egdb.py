@@ -664,7 +664,9 @@ def compress(variant: str, directory: str | os.PathLike = DEFAULT_DIR, report=pr
     entries of the compressed slice, as probed, are compared with the raw ones: all of them
     (``check="full"``), CHECK_RUNS runs of CHECK_RUN entries at random places (``"sample"``,
     every entry of a small slice), or none (``"none"``). A mismatch keeps the raw file and
-    raises. Returns the loaded Tables."""
+    raises. Slices compressed in index order by an earlier version (``DIMTBZ02``) are
+    written again by side to move, from their own entries (see _restore_by_side). Returns the
+    loaded Tables."""
     from concurrent.futures import ThreadPoolExecutor
 
     if check not in ("full", "sample", "none"):
@@ -686,6 +688,11 @@ def compress(variant: str, directory: str | os.PathLike = DEFAULT_DIR, report=pr
             entry = manifest["slices"][name]
             head = f"[{number:>3}/{len(names)}] {name:<10}"
             if entry.get("kind", "raw") == "compressed":
+                if _magic(folder / entry["file"]) == IN_ORDER_MAGIC:
+                    packed_total += _restore_by_side(
+                        folder, manifest, native, name, check, levels, pool, threads,
+                        report and (lambda line, head=head: report(f"{head} {line}")))
+                    continue
                 packed_total += entry["bytes"] + entry["dist_bytes"]
                 if report:
                     report(f"{head} already compressed")
@@ -701,6 +708,74 @@ def compress(variant: str, directory: str | os.PathLike = DEFAULT_DIR, report=pr
                   f"compressed now)" if raw_total else "")
                + f", {time.perf_counter() - started:.1f} s")
     return tables
+
+
+def _magic(path: Path) -> bytes:
+    with open(path, "rb") as fh:
+        return fh.read(len(PACKED_MAGIC))
+
+
+def _check_starts(size: int, check: str) -> list:
+    """The first entries of the runs of CHECK_RUN entries that a check compares (see
+    compress)."""
+    starts = list(range(0, size, CHECK_RUN))
+    if check == "sample" and len(starts) > CHECK_RUNS:
+        rng = np.random.default_rng(size)
+        starts = sorted(rng.choice(starts, size=CHECK_RUNS, replace=False).tolist())
+    return starts if check != "none" else []
+
+
+def _restore_by_side(folder: Path, manifest: dict, native, name: str, check: str, levels: tuple,
+                     pool, threads: int, report) -> int:
+    """Write a compressed slice stored in index order (DIMTBZ02, before session 41's layout)
+    again by side to move, from its own entries (no raw file needed); its compressed bytes.
+    The new pair gets the other of two file names (NAME.wdl, NAME.2.wdl), the manifest names
+    it once it is checked, then the old pair goes: an interruption leaves either pair listed
+    and whole. Entries compared, old against new, as for compress (``check``)."""
+    t0 = time.perf_counter()
+    entry = manifest["slices"][name]
+    signature = native.parse_name(name)
+    size = native.size(signature)
+    try:
+        wdl, dist = native.streams(signature, threads)
+    except ValueError as exc:
+        raise TableError(f"{folder / entry['file']}: {exc}; the slice is left as it was") from None
+    starts = _check_starts(size, check)
+    before = list(pool.map(lambda start: native.expand(signature, start, start + CHECK_RUN,
+                                                       np.uint16), starts))
+    stem = f"{name}.2" if entry["file"] == f"{name}.wdl" else name
+    wdl_path, dist_path = folder / f"{stem}.wdl", folder / f"{stem}.dist"
+    _write_packed(wdl_path, wdl, size, 2, pool, levels[0])
+    _write_packed(dist_path, dist, size, 8, pool, levels[1])
+    try:
+        for path, values, bits in ((wdl_path, wdl, 2), (dist_path, dist, 8)):
+            _check_packed(path, values, size, bits)
+        del wdl, dist
+        packed = dict(entry, bytes=wdl_path.stat().st_size, file=wdl_path.name,
+                      sha256=_sha256(wdl_path), dist_file=dist_path.name,
+                      dist_bytes=dist_path.stat().st_size, dist_sha256=_sha256(dist_path))
+        _load_compressed(folder, name, packed, native)
+        after = pool.map(lambda start: native.expand(signature, start, start + CHECK_RUN,
+                                                     np.uint16), starts)
+        for start, old, new in zip(starts, before, after):
+            if not np.array_equal(old, new):
+                wrong = start + int(np.flatnonzero(old != new)[0])
+                raise TableError(f"{folder}: slice {name}: written again by side to move, "
+                                 f"entry {wrong} differs (kept as it was)")
+    except BaseException:
+        _load_compressed(folder, name, entry, native)
+        wdl_path.unlink(missing_ok=True)
+        dist_path.unlink(missing_ok=True)
+        raise
+    manifest["slices"][name] = packed
+    _write_json(folder / MANIFEST, manifest)
+    (folder / entry["file"]).unlink(missing_ok=True)
+    (folder / entry["dist_file"]).unlink(missing_ok=True)
+    old_bytes, new_bytes = entry["bytes"] + entry["dist_bytes"], packed["bytes"] + packed["dist_bytes"]
+    if report:
+        report(f"in index order {old_bytes:>13,} bytes -> by side to move {new_bytes:>13,} "
+               f"({100 * new_bytes / old_bytes:5.1f}%)  {time.perf_counter() - t0:6.2f} s")
+    return new_bytes
 
 
 def _compress_slice(folder: Path, manifest: dict, native, name: str, check: str, levels: tuple,
@@ -732,10 +807,7 @@ def _compress_slice(folder: Path, manifest: dict, native, name: str, check: str,
         raise
     del wdl, dist
     if check != "none":
-        starts = list(range(0, size, CHECK_RUN))
-        if check == "sample" and len(starts) > CHECK_RUNS:
-            rng = np.random.default_rng(size)
-            starts = sorted(rng.choice(starts, size=CHECK_RUNS, replace=False).tolist())
+        starts = _check_starts(size, check)
 
         def first_difference(start):
             stop = min(start + CHECK_RUN, size)
