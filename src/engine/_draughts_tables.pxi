@@ -1242,10 +1242,11 @@ cdef class DraughtsTableSet(ProbeSource):
     def streams(self, tuple signature, int threads=1):
         """What a compressed slice stores, from an attached raw slice or a compressed one
         with its distances (to write it again: egdb.compress does so for files in index
-        order, written before DIMTBZ03): (wdl, dist), the entries by side to move: those with White to move (even indices) in index order, then
-        those with Black to move. Neighbours in index order differ only in the side to move,
-        whose values are unrelated; stored apart, each side's run of values compresses
-        better (the win/draw/loss of 7-piece checkers to a third, distances 17 % smaller).
+        order, written before DIMTBZ03): (wdl, dist), the entries by side to move: those
+        with White to move (even indices) in index order, then those with Black to move.
+        Neighbours in index order differ only in the side to move, whose values are
+        unrelated; stored apart, each side's run of values compresses better (the
+        win/draw/loss of 7-piece checkers to a third, distances 17 % smaller).
         wdl: two bits an entry, four entries a byte, the first in the low bits (0 draw, 1 win,
         2 loss); dist: a byte an entry, (plies - 1) / 2 of a win. Entries that need no value
         (invalid indices, positions with a capture; in dist, all but wins) repeat the value

@@ -512,7 +512,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "positions' distances, in blocks compressed on their own (LZ4, zstd): "
                        "under a tenth of the raw bytes for International 2-5 pieces; the search probes "
                        "win/draw/loss from them (slices compressed in index order by an "
-                       "earlier version are written again, a third smaller); 'build --compress' compresses each slice "
+                       "earlier version are written again, a third smaller); "
+                       "'build --compress' compresses each slice "
                        "as soon as no slice left to build reads it (for tables whose raw files "
                        "would not fit on the disk). "
                        "Move-count draw rules are not part of the tables (docs/egdb.md).",

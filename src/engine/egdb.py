@@ -727,7 +727,7 @@ def _check_starts(size: int, check: str) -> list:
 
 def _restore_by_side(folder: Path, manifest: dict, native, name: str, check: str, levels: tuple,
                      pool, threads: int, report) -> int:
-    """Write a compressed slice stored in index order (DIMTBZ02, before session 41's layout)
+    """Write a compressed slice stored in index order (DIMTBZ02, before the by-side layout)
     again by side to move, from its own entries (no raw file needed); its compressed bytes.
     The new pair gets the other of two file names (NAME.wdl, NAME.2.wdl), the manifest names
     it once it is checked, then the old pair goes: an interruption leaves either pair listed
@@ -739,7 +739,8 @@ def _restore_by_side(folder: Path, manifest: dict, native, name: str, check: str
     try:
         wdl, dist = native.streams(signature, threads)
     except ValueError as exc:
-        raise TableError(f"{folder / entry['file']}: {exc}; the slice is left as it was") from None
+        raise TableError(f"{folder / entry['file']}: {exc}; the slice is left as it "
+                         f"was") from None
     starts = _check_starts(size, check)
     before = list(pool.map(lambda start: native.expand(signature, start, start + CHECK_RUN,
                                                        np.uint16), starts))
@@ -771,7 +772,8 @@ def _restore_by_side(folder: Path, manifest: dict, native, name: str, check: str
     _write_json(folder / MANIFEST, manifest)
     (folder / entry["file"]).unlink(missing_ok=True)
     (folder / entry["dist_file"]).unlink(missing_ok=True)
-    old_bytes, new_bytes = entry["bytes"] + entry["dist_bytes"], packed["bytes"] + packed["dist_bytes"]
+    old_bytes = entry["bytes"] + entry["dist_bytes"]
+    new_bytes = packed["bytes"] + packed["dist_bytes"]
     if report:
         report(f"in index order {old_bytes:>13,} bytes -> by side to move {new_bytes:>13,} "
                f"({100 * new_bytes / old_bytes:5.1f}%)  {time.perf_counter() - t0:6.2f} s")
