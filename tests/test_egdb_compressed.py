@@ -170,6 +170,9 @@ def test_compress_writes_slices_in_index_order_again_by_side_to_move(pair, tmp_p
     names = ["1m1k-1m1k", "0m2k-2m0k", "1m0k-0m1k"]
     for name in names:
         write_in_index_order(folder, name, native)
+    marked = [line.split()[0] for line in egdb.info(tmp_path, "checkers") if line.endswith(" *")]
+    assert sorted(marked) == sorted(names)
+    assert egdb.info(tmp_path, "checkers")[-1].startswith(f"* {len(names)} compressed in index")
     lines = []
     egdb.compress("checkers", tmp_path, report=lines.append, check="full")
     rewritten = [line for line in lines if "by side to move" in line]
@@ -192,6 +195,7 @@ def test_compress_writes_slices_in_index_order_again_by_side_to_move(pair, tmp_p
     lines = []
     egdb.compress("checkers", tmp_path, report=lines.append)
     assert not any("by side to move" in line for line in lines)
+    assert not any(line.endswith(" *") for line in egdb.info(tmp_path, "checkers"))
 
 
 def test_a_corrupt_block_stops_writing_a_slice_again_and_changes_nothing(pair, tmp_path):

@@ -1028,14 +1028,22 @@ def info(directory: str | os.PathLike, variant: str) -> list[str]:
     manifest = _read_manifest(folder, variant)
     lines = [f"{'slice':<10} {'positions':>13} {'wins':>12} {'draws':>12} {'losses':>12} "
              f"{'longest':>7} {'bytes':>13} {'stored':>10}"]
-    total = compressed = 0
+    total = compressed = in_order = 0
     for name, e in sorted(manifest["slices"].items(), key=lambda kv: (sum(kv[1]["signature"]), kv[0])):
         stored = e["bytes"] + e.get("dist_bytes", 0)
         kind = e.get("kind", "raw")
+        old = kind == "compressed" and (folder / e["file"]).is_file() and \
+            _magic(folder / e["file"]) == IN_ORDER_MAGIC
         lines.append(f"{name:<10} {e['entries']:>13,} {e['wins']:>12,} {e['draws']:>12,} "
-                     f"{e['losses']:>12,} {e['longest_plies']:>7} {stored:>13,} {kind:>10}")
+                     f"{e['losses']:>12,} {e['longest_plies']:>7} {stored:>13,} {kind:>10}"
+                     + (" *" if old else ""))
         total += stored
         compressed += kind == "compressed"
+        in_order += old
     kinds = f" ({compressed} compressed)" if compressed else ""
     lines.append(f"{len(manifest['slices'])} slices{kinds}, {total:,} bytes in {folder}")
+    if in_order:
+        lines.append(f"* {in_order} compressed in index order by an earlier version: "
+                     f"'egdb compress' writes them again by side to move, about a third "
+                     f"smaller")
     return lines
