@@ -775,7 +775,21 @@ cdef int count_moves(const Pos* p, const Rules* R, Move* scratch) noexcept nogil
     cdef int n = gen_captures(p, R, scratch, &g)
     if n:
         return n
-    cdef int us = p.stm, i, d, k
+    return quiet_count(p, R)
+
+
+cdef inline Bits promoting_steps(const Pos* p, const Rules* R) noexcept nogil:
+    """The squares where a man of the side to move would be crowned by a quiet move."""
+    cdef int us = p.stm, i
+    cdef Bits men = p.pieces[us] & ~p.kings, to = 0
+    for i in range(R.n_man_move):
+        to |= step(R, men, R.man_move[us][i])
+    return to & R.valid & ~(p.pieces[0] | p.pieces[1]) & R.promo[us]
+
+
+cdef int quiet_count(const Pos* p, const Rules* R) noexcept nogil:
+    """The number of quiet moves of the side to move (as gen_quiet writes them out)."""
+    cdef int us = p.stm, i, k, n = 0
     cdef Bits occ = p.pieces[0] | p.pieces[1]
     cdef Bits empty = R.valid & ~occ
     cdef Bits men = p.pieces[us] & ~p.kings

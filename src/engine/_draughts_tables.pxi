@@ -493,6 +493,8 @@ cdef int first_pass(const Ctx* c, int wm, int wk, int bm, int bk, value_t* val, 
     cdef int top = stored_top(val), max_plies = stored_max_plies(c, val)
     cdef int out_limit = max_plies
     cdef DecodeCache cache
+    cdef Gen gen
+    gen.path_mode = 0
     if value_t is uint8_t:
         out_limit = max_plies - 1
     decode_cache_init(&cache)
@@ -504,7 +506,22 @@ cdef int first_pass(const Ctx* c, int wm, int wk, int bm, int bk, value_t* val, 
         if rule != END_NONE and rule != END_LONE_PIECE:
             val[idx] = DRAW
             continue
-        n = 0 if rule == END_LONE_PIECE else generate(&p, c.R, moves)
+        n = 0
+        if rule != END_LONE_PIECE:
+            n = gen_captures(&p, c.R, moves, &gen)
+            if n == 0:
+                if promoting_steps(&p, c.R):
+                    n = gen_quiet(&p, c.R, moves)
+                else:
+                    # Every move stays in the slice (most positions): counted, not written out.
+                    inside = quiet_count(&p, c.R)
+                    if inside > 254:
+                        return -4
+                    if inside:
+                        cnt[idx] = <uint8_t>inside
+                        outmax[idx] = 0
+                        val[idx] = <value_t>top
+                        continue
         if n == 0:
             val[idx] = 1                   # lost now
             pending[1] += 1
