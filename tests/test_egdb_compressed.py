@@ -207,7 +207,7 @@ def test_a_corrupt_block_stops_writing_a_slice_again_and_changes_nothing(pair, t
     write_in_index_order(folder, name, native)
     path = folder / f"{name}.wdl"
     data = bytearray(path.read_bytes())
-    data[-100] ^= 0x5A                                   # a byte of the last block
+    data[-100] ^= 0x5A                                   # a byte of one of the last blocks
     path.write_bytes(bytes(data))
     manifest = json.loads((folder / "manifest.json").read_text())
     manifest["slices"][name]["sha256"] = egdb._sha256(path)   # past the file's checksum
