@@ -725,6 +725,27 @@ def _check_starts(size: int, check: str) -> list:
     return starts if check != "none" else []
 
 
+def _write_pair(folder: Path, stem: str, entry: dict, wdl: np.ndarray, dist: np.ndarray,
+                size: int, levels: tuple, pool) -> dict:
+    """Write a slice's compressed pair, STEM.wdl and STEM.dist, from its streams (see
+    DraughtsTableSet.streams) and read every block back; its manifest entry (``entry`` with the
+    pair's names, sizes and checksums). TableError, the pair removed, where a block does not
+    read back as written."""
+    wdl_path, dist_path = folder / f"{stem}.wdl", folder / f"{stem}.dist"
+    try:
+        _write_packed(wdl_path, wdl, size, 2, pool, levels[0])
+        _write_packed(dist_path, dist, size, 8, pool, levels[1])
+        for path, values, bits in ((wdl_path, wdl, 2), (dist_path, dist, 8)):
+            _check_packed(path, values, size, bits)
+    except TableError:
+        wdl_path.unlink(missing_ok=True)
+        dist_path.unlink(missing_ok=True)
+        raise
+    return dict(entry, kind="compressed", file=wdl_path.name, bytes=wdl_path.stat().st_size,
+                sha256=_sha256(wdl_path), dist_file=dist_path.name,
+                dist_bytes=dist_path.stat().st_size, dist_sha256=_sha256(dist_path))
+
+
 def _restore_by_side(folder: Path, manifest: dict, native, name: str, check: str, levels: tuple,
                      pool, threads: int, report) -> int:
     """Write a compressed slice stored in index order (DIMTBZ02, before the by-side layout)
@@ -745,16 +766,10 @@ def _restore_by_side(folder: Path, manifest: dict, native, name: str, check: str
     before = list(pool.map(lambda start: native.expand(signature, start, start + CHECK_RUN,
                                                        np.uint16), starts))
     stem = f"{name}.2" if entry["file"] == f"{name}.wdl" else name
-    wdl_path, dist_path = folder / f"{stem}.wdl", folder / f"{stem}.dist"
-    _write_packed(wdl_path, wdl, size, 2, pool, levels[0])
-    _write_packed(dist_path, dist, size, 8, pool, levels[1])
+    packed = _write_pair(folder, stem, entry, wdl, dist, size, levels, pool)
+    del wdl, dist
+    wdl_path, dist_path = folder / packed["file"], folder / packed["dist_file"]
     try:
-        for path, values, bits in ((wdl_path, wdl, 2), (dist_path, dist, 8)):
-            _check_packed(path, values, size, bits)
-        del wdl, dist
-        packed = dict(entry, bytes=wdl_path.stat().st_size, file=wdl_path.name,
-                      sha256=_sha256(wdl_path), dist_file=dist_path.name,
-                      dist_bytes=dist_path.stat().st_size, dist_sha256=_sha256(dist_path))
         _load_compressed(folder, name, packed, native)
         after = pool.map(lambda start: native.expand(signature, start, start + CHECK_RUN,
                                                      np.uint16), starts)
@@ -791,23 +806,10 @@ def _compress_slice(folder: Path, manifest: dict, native, name: str, check: str,
     raw = np.load(raw_path, mmap_mode="r")
     size = native.size(signature)
     wdl, dist = native.streams(signature, threads)
-    wdl_path, dist_path = folder / f"{name}.wdl", folder / f"{name}.dist"
-    _write_packed(wdl_path, wdl, size, 2, pool, levels[0])
-    _write_packed(dist_path, dist, size, 8, pool, levels[1])
-    packed = dict(entry, kind="compressed", file=wdl_path.name,
-                  bytes=wdl_path.stat().st_size, sha256=_sha256(wdl_path),
-                  dist_file=dist_path.name, dist_bytes=dist_path.stat().st_size,
-                  dist_sha256=_sha256(dist_path))
-    _load_compressed(folder, name, packed, native)
-    try:
-        for path, values, bits in ((wdl_path, wdl, 2), (dist_path, dist, 8)):
-            _check_packed(path, values, size, bits)
-    except TableError:
-        native.attach(signature, raw)
-        wdl_path.unlink(missing_ok=True)
-        dist_path.unlink(missing_ok=True)
-        raise
+    packed = _write_pair(folder, name, entry, wdl, dist, size, levels, pool)
     del wdl, dist
+    wdl_path, dist_path = folder / packed["file"], folder / packed["dist_file"]
+    _load_compressed(folder, name, packed, native)
     if check != "none":
         starts = _check_starts(size, check)
 
