@@ -212,6 +212,7 @@ ctypedef struct DecodeCache:
     # What decode works out for every entry sharing the index's upper part (all but Black's
     # kings and the side to move): kept between entries of a pass in index order.
     u64 upper                 # (idx >> 1) // (Black's king combinations); ~0: nothing kept
+    u64 first                 # upper * (Black's king combinations): its first idx >> 1
     int ok                    # the men of both sides do not overlap
     u64 pieces[2]             # White's men and kings, Black's men
     u64 kings
@@ -223,17 +224,21 @@ cdef inline void decode_cache_init(DecodeCache* cache) noexcept nogil:
 
 
 cdef inline int decode_next(const Ctx* c, u64 idx, int wm, int wk, int bm, int bk, Pos* p,
-                            DecodeCache* cache) noexcept nogil:
+                            DecodeCache* cache, int whole) noexcept nogil:
     """decode, for passes in index order: the men and White's kings are decoded once for all
     the entries that share them (Black's kings vary fastest), which saves most of the
-    divisions and square lists."""
+    divisions and square lists. whole: the rest of p is cleared as set_pos does (what the
+    generator reads); else only its pieces, kings and side to move are set (what unmoves read:
+    clearing the rest costs settling several per cent)."""
     cdef u64 i = idx >> 1
     cdef u64 n_bk = BINOM[c.nsq - wm - bm - wk][bk]
-    cdef u64 upper = i // n_bk
+    cdef u64 upper = cache.upper
     cdef u64 q, r_wk, r_bm, wmen, bmen, wkings
     cdef int free_sq[64]
-    if upper != cache.upper:
+    if upper == <u64>-1 or i - cache.first >= n_bk:      # (a division only where it changes)
+        upper = i // n_bk
         cache.upper = upper
+        cache.first = upper * n_bk
         q = upper
         r_wk = q % BINOM[c.nsq - wm - bm][wk]
         q //= BINOM[c.nsq - wm - bm][wk]
@@ -251,8 +256,14 @@ cdef inline int decode_next(const Ctx* c, u64 idx, int wm, int wk, int bm, int b
             cache.kings = wkings
     if not cache.ok:
         return 0
-    cdef u64 bkings = unrank_set(i - upper * n_bk, bk, c.nsq - wm - bm - wk, cache.free_sq)
-    set_pos(p, cache.pieces[0], cache.pieces[1] | bkings, cache.kings | bkings, idx & 1)
+    cdef u64 bkings = unrank_set(i - cache.first, bk, c.nsq - wm - bm - wk, cache.free_sq)
+    if whole:
+        set_pos(p, cache.pieces[0], cache.pieces[1] | bkings, cache.kings | bkings, idx & 1)
+    else:
+        p.pieces[0] = cache.pieces[0]
+        p.pieces[1] = cache.pieces[1] | bkings
+        p.kings = cache.kings | bkings
+        p.stm = idx & 1
     return 1
 
 
@@ -420,18 +431,28 @@ cdef int successor_code(const Ctx* c, Pos* q, int need_plies, int depth) noexcep
 
 # -- building ---------------------------------------------------------------------------------
 
-cdef int predecessors(const Ctx* c, const Pos* p, Pos* out) noexcept nogil:
-    """The positions in the same slice from which one quiet move of the side that just moved
-    leads to p. The candidate squares are the generator's quiet moves run backwards (a man steps
-    back against one of its move directions, a king slides back along its own, flying or not,
-    and Chapinas' lateral move); such a move is legal exactly when the position it is played
-    from has no capture, captures being compulsory in every draughts game. Writes them to out;
-    returns how many."""
+ctypedef struct Unmove:
+    u64 index                 # the predecessor's entry in the slice
+    u64 moved                 # the pieces of the side that moved, as they stood before it
+    u64 kings                 # ... and the kings
+
+
+cdef int predecessors(const Ctx* c, const Pos* p, int wm, int wk, int bm, int bk,
+                      Unmove* out) noexcept nogil:
+    """The positions of the same slice from which one quiet move of the side that just moved
+    may lead to p: the generator's quiet moves run backwards (a man steps back against one of
+    its move directions, a king slides back along its own, flying or not, and Chapinas' lateral
+    move). Such a move is legal exactly when the position it is played from has no capture,
+    captures being compulsory in every draughts game; that test is left to the caller
+    (unmove_captures), which needs it only for a few of them (see settle_range). Writes them to
+    out; returns how many."""
     cdef const Rules* R = c.R
     cdef int y = p.stm ^ 1, n = 0, s, t, i, d, j
     cdef u64 occ = p.pieces[0] | p.pieces[1], empty = R.valid & ~occ
     cdef u64 pieces = p.pieces[y], targets, blk, ray, sb, tb
-    cdef Pos q
+    cdef Pos q                # only its pieces, kings and side to move are set and read
+    q.pieces[y ^ 1] = p.pieces[y ^ 1]
+    q.stm = y
     while pieces:
         s = bb_lsb(pieces)
         pieces &= pieces - 1
@@ -458,20 +479,29 @@ cdef int predecessors(const Ctx* c, const Pos* p, Pos* out) noexcept nogil:
                 d = R.opposite[R.man_move[y][i]]
                 targets |= ((sb & R.canstep[d]) << R.lsh[d]) >> R.rsh[d]
             targets &= empty & ~R.promo[y]
+        q.kings = p.kings ^ sb if p.kings & sb else p.kings
         while targets:
             t = bb_lsb(targets)
             targets &= targets - 1
             tb = (<u64>1) << t
-            q = p[0]
-            q.pieces[y] ^= sb | tb
+            q.pieces[y] = p.pieces[y] ^ (sb | tb)
             if p.kings & sb:
-                q.kings ^= sb | tb
-            q.stm = y
-            # Every candidate is a legal quiet move of q unless q has a capture (compulsory).
-            if not has_capture(&q, R):
-                out[n] = q
-                n += 1
+                q.kings = p.kings ^ (sb | tb)
+            out[n].index = pos_index(c, &q, wm, bm, wk, bk)
+            out[n].moved = q.pieces[y]
+            out[n].kings = q.kings
+            n += 1
     return n
+
+
+cdef inline int unmove_captures(const Ctx* c, const Pos* p, const Unmove* u) noexcept nogil:
+    """Whether the predecessor u of p has a capture (so that its move to p is not legal)."""
+    cdef Pos q
+    q.pieces[p.stm] = p.pieces[p.stm]
+    q.pieces[p.stm ^ 1] = u.moved
+    q.kings = u.kings
+    q.stm = p.stm ^ 1
+    return has_capture(&q, c.R)
 
 
 cdef int first_pass(const Ctx* c, int wm, int wk, int bm, int bk, value_t* val, uint8_t* cnt,
@@ -499,7 +529,7 @@ cdef int first_pass(const Ctx* c, int wm, int wk, int bm, int bk, value_t* val, 
         out_limit = max_plies - 1
     decode_cache_init(&cache)
     for idx in range(lo, hi):
-        if not decode_next(c, idx, wm, wk, bm, bk, &p, &cache):
+        if not decode_next(c, idx, wm, wk, bm, bk, &p, &cache, 1):
             val[idx] = <value_t>(top - 1)              # INVALID
             continue
         rule = rule_draw(&p, c.R)          # only Turkish material rules fire with zero counters
@@ -564,7 +594,9 @@ cdef int first_pass(const Ctx* c, int wm, int wk, int bm, int bk, value_t* val, 
                 return -2
             code = longest_out + 2
         if code == UNKNOWN:
-            val[idx] = <value_t>top
+            # Every move out of the slice and one of them a draw: a draw, final now. So an
+            # entry left unknown always has a move inside, hence no capture (see settle_range).
+            val[idx] = <value_t>(top if inside else DRAW)
         else:
             val[idx] = <value_t>code
             pending[code] += 1
@@ -582,40 +614,40 @@ cdef int settle_range(const Ctx* c, int wm, int wk, int bm, int bk, value_t* val
     with atomic operations. The entries of code d + 1 are found by scanning val, so the build
     needs no queue: 3 bytes an entry in all (val, cnt, outmax; 5 for two-byte values).
     pending[code] counts codes given (replaced tentative wins included: it only tells which
-    steps to run). Returns 0, -1 out of memory or -2 (a distance past val's width)."""
+    steps to run). Returns 0 or -2 (a distance past val's width)."""
     cdef Pos p
-    cdef Pos* preds = <Pos*>malloc(MAX_MOVES * sizeof(Pos))
     cdef u64 idx = lo, qi
-    cdef u64 where[MAX_MOVES]
+    cdef Unmove preds[MAX_MOVES]
     cdef int j, np, v, plies
     cdef int top = stored_top(val), max_plies = stored_max_plies(c, val)
     cdef DecodeCache cache
     decode_cache_init(&cache)
-    if preds == NULL:
-        return -1
     while idx < hi:
         idx = find_value(val, d + 1, idx, hi)
         if idx == hi:
             break
-        decode_next(c, idx, wm, wk, bm, bk, &p, &cache)    # the hits come in index order
+        decode_next(c, idx, wm, wk, bm, bk, &p, &cache, 0)    # the hits come in index order
         idx += 1
-        np = predecessors(c, &p, preds)
+        np = predecessors(c, &p, wm, wk, bm, bk, preds)
         # The predecessors' entries lie anywhere in the slice: ask for all of them before
         # reading the first, so that their cache misses overlap.
         for j in range(np):
-            where[j] = pos_index(c, &preds[j], wm, bm, wk, bk)
-            prefetch_write(val + where[j])
+            prefetch_write(val + preds[j].index)
             if d % 2:
-                prefetch_write(cnt + where[j])
+                prefetch_write(cnt + preds[j].index)
         for j in range(np):
-            qi = where[j]
+            qi = preds[j].index
             v = val[qi]
+            # A candidate with a capture is no predecessor. An unknown entry has a move inside
+            # the slice, hence no capture (first_pass): only a tentative win needs the test.
             if d % 2 == 0:
                 # Won one ply later, unless settled already or a win as short is known (a
                 # pending loss cannot have a winning move: it is never a predecessor here).
+                if v != top and not (v > d + 2 and v != top - 1 and v % 2 == 0
+                                     and not unmove_captures(c, &p, &preds[j])):
+                    continue
                 while v == top or (v > d + 2 and v != top - 1 and v % 2 == 0):
                     if d + 1 > max_plies:
-                        free(preds)
                         return -2
                     if cas_value(&val[qi], v, d + 2):
                         pending[d + 2] += 1
@@ -625,11 +657,9 @@ cdef int settle_range(const Ctx* c, int wm, int wk, int bm, int bk, value_t* val
                 # The last of its moves found won for the opponent (one thread sees the zero).
                 plies = (d if d > outmax[qi] else outmax[qi]) + 1
                 if plies > max_plies:
-                    free(preds)
                     return -2
                 val[qi] = <value_t>(plies + 1)
                 pending[plies + 1] += 1
-    free(preds)
     return 0
 
 
@@ -709,7 +739,7 @@ cdef void stream_range(const Ctx* c, int wm, int wk, int bm, int bk, const value
         at = (idx >> 1) + (idx & 1) * half
         w[at] = dd[at] = REPEAT
         v = stored_code(val, idx)
-        if v != INVALID and decode_next(c, idx, wm, wk, bm, bk, &p, &cache):
+        if v != INVALID and decode_next(c, idx, wm, wk, bm, bk, &p, &cache, 1):
             rule = rule_draw(&p, c.R)
             if rule != END_NONE or not has_capture(&p, c.R):
                 if v == DRAW:
@@ -735,7 +765,7 @@ cdef int stream_packed_range(const Ctx* c, int wm, int wk, int bm, int bk, uint8
     for idx in range(lo, hi):
         at = (idx >> 1) + (idx & 1) * half
         w[at] = dd[at] = REPEAT
-        if decode_next(c, idx, wm, wk, bm, bk, &p, &cache):
+        if decode_next(c, idx, wm, wk, bm, bk, &p, &cache, 1):
             if rule_draw(&p, c.R) != END_NONE or not has_capture(&p, c.R):
                 v = packed_get(P, c.wdl_cache, &c.decoders, idx)
                 if v < 0:
