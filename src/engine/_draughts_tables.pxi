@@ -453,6 +453,14 @@ cdef int predecessors(const Ctx* c, const Pos* p, int wm, int wk, int bm, int bk
     cdef Pos q                # only its pieces, kings and side to move are set and read
     q.pieces[y ^ 1] = p.pieces[y ^ 1]
     q.stm = y
+    # A king's move leaves the men where they are: the index's part for them (and for
+    # White's kings when Black moved) is worked out once (see pos_index), not per unmove.
+    cdef u64 men = occ & ~p.kings, wkings = p.pieces[0] & p.kings
+    cdef u64 n_wk = BINOM[c.nsq - wm - bm][wk], n_bk = BINOM[c.nsq - wm - bm - wk][bk]
+    cdef u64 head = (rank_set(p.pieces[0] & ~p.kings, c.men_dense[0]) * BINOM[c.nmen[1]][bm]
+                     + rank_set(p.pieces[1] & ~p.kings, c.men_dense[1])) * n_wk
+    if y == 1:
+        head = (head + rank_free(wkings, men, c.all_dense)) * n_bk
     while pieces:
         s = bb_lsb(pieces)
         pieces &= pieces - 1
@@ -487,7 +495,16 @@ cdef int predecessors(const Ctx* c, const Pos* p, int wm, int wk, int bm, int bk
             q.pieces[y] = p.pieces[y] ^ (sb | tb)
             if p.kings & sb:
                 q.kings = p.kings ^ (sb | tb)
-            out[n].index = pos_index(c, &q, wm, bm, wk, bk)
+            if not p.kings & sb:
+                out[n].index = pos_index(c, &q, wm, bm, wk, bk)
+            elif y == 1:
+                out[n].index = (head + rank_free(q.pieces[1] & q.kings, men | wkings,
+                                                 c.all_dense)) * 2 + 1
+            else:
+                out[n].index = ((head + rank_free(q.pieces[0] & q.kings, men, c.all_dense))
+                                * n_bk + rank_free(p.pieces[1] & p.kings,
+                                                   men | (q.pieces[0] & q.kings),
+                                                   c.all_dense)) * 2
             out[n].moved = q.pieces[y]
             out[n].kings = q.kings
             n += 1
