@@ -533,8 +533,7 @@ cdef int first_pass(const Ctx* c, int wm, int wk, int bm, int bk, value_t* val, 
     are the only ones written, so ranges can run in parallel. Returns 0 or an error of _ERRORS
     (-2 where a distance needs a wider value than val's)."""
     cdef Move moves[MAX_MOVES]
-    cdef Pos p
-    cdef Undo u
+    cdef Pos p, q
     cdef u64 idx
     cdef int n, i, code, best_win, inside, rule, longest_out, no_loss
     cdef int top = stored_top(val), max_plies = stored_max_plies(c, val)
@@ -545,8 +544,11 @@ cdef int first_pass(const Ctx* c, int wm, int wk, int bm, int bk, value_t* val, 
     if value_t is uint8_t:
         out_limit = max_plies - 1
     decode_cache_init(&cache)
+    # Cleared once: nothing below changes p but its pieces, kings and side to move, which each
+    # entry sets (successors are made on a copy of those three).
+    set_pos(&p, 0, 0, 0, 0)
     for idx in range(lo, hi):
-        if not decode_next(c, idx, wm, wk, bm, bk, &p, &cache, 1):
+        if not decode_next(c, idx, wm, wk, bm, bk, &p, &cache, 0):
             val[idx] = <value_t>(top - 1)              # INVALID
             continue
         rule = rule_draw(&p, c.R)          # only Turkish material rules fire with zero counters
@@ -579,9 +581,12 @@ cdef int first_pass(const Ctx* c, int wm, int wk, int bm, int bk, value_t* val, 
             if moves[i].captured == 0 and not moves[i].promote:
                 inside += 1
                 continue
-            make(&p, c.R, &moves[i], &u)
-            code = lookup(c, &p)
-            unmake(&p, c.R, &moves[i], &u)
+            q.pieces[0] = p.pieces[0]
+            q.pieces[1] = p.pieces[1]
+            q.kings = p.kings
+            q.stm = p.stm
+            move_board(&q, &moves[i])      # a table's value depends on nothing else
+            code = lookup(c, &q)
             if code == UNKNOWN or code == INVALID:
                 return -3
             if code == DRAW:
