@@ -487,20 +487,20 @@ cdef int predecessors(const Ctx* c, const Pos* p, int wm, int wk, int bm, int bk
                 d = R.opposite[R.man_move[y][i]]
                 targets |= ((sb & R.canstep[d]) << R.lsh[d]) >> R.rsh[d]
             targets &= empty & ~R.promo[y]
-        q.kings = p.kings ^ sb if p.kings & sb else p.kings
+        q.kings = p.kings
         while targets:
             t = bb_lsb(targets)
             targets &= targets - 1
             tb = (<u64>1) << t
             q.pieces[y] = p.pieces[y] ^ (sb | tb)
-            if p.kings & sb:
-                q.kings = p.kings ^ (sb | tb)
             if not p.kings & sb:
                 out[n].index = pos_index(c, &q, wm, bm, wk, bk)
             elif y == 1:
+                q.kings = p.kings ^ (sb | tb)
                 out[n].index = (head + rank_free(q.pieces[1] & q.kings, men | wkings,
                                                  c.all_dense)) * 2 + 1
             else:
+                q.kings = p.kings ^ (sb | tb)
                 out[n].index = ((head + rank_free(q.pieces[0] & q.kings, men, c.all_dense))
                                 * n_bk + rank_free(p.pieces[1] & p.kings,
                                                    men | (q.pieces[0] & q.kings),
