@@ -99,13 +99,36 @@ def click_token(driver, token):
         where = f'#reserve button[data-token="{token}"]'
     else:
         where = f'#board rect.square[data-square="{token}"]'
-    for _ in range(20):                 # the board redrawn between finding and clicking
+    click_css(driver, where)
+
+
+def click_css(driver, where, must_exist=True):
+    """Click the first element the CSS selector ``where`` finds, found again where the page
+    redraws it between finding and clicking (a loaded machine's page does); with
+    ``must_exist`` false, nothing when there is none."""
+    for _ in range(20):
+        found = driver.find_elements(By.CSS_SELECTOR, where)
+        if not found:
+            assert not must_exist, f"no {where} on the page"
+            return
         try:
-            driver.find_element(By.CSS_SELECTOR, where).click()
+            found[0].click()
             return
         except StaleElementReferenceException:
             time.sleep(0.05)
     raise AssertionError(f"{where} kept changing under the click")
+
+
+def choice_moves(driver):
+    """The moves the page's choice buttons offer (read again where the list is redrawn
+    meanwhile)."""
+    for _ in range(20):
+        try:
+            return {b.get_attribute("data-move")
+                    for b in driver.find_elements(By.CSS_SELECTOR, "#choices button")}
+        except StaleElementReferenceException:
+            time.sleep(0.05)
+    raise AssertionError("the choice buttons kept changing")
 
 
 def play_by_clicks(driver, move, path=None):
@@ -116,9 +139,7 @@ def play_by_clicks(driver, move, path=None):
     for token in path if path is not None else entry["paths"][0]:
         click_token(driver, token)
     if len(page_state(driver)["line"]) == before:
-        buttons = driver.find_elements(By.CSS_SELECTOR, f'#choices button[data-move="{move}"]')
-        if buttons:
-            buttons[0].click()
+        click_css(driver, f'#choices button[data-move="{move}"]', must_exist=False)
     until(driver, lambda d: len(page_state(d)["line"]) > before, f"the move {move} played")
     assert page_state(driver)["line"][before] == move
     assert driver.find_element(By.ID, "message").text == ""
@@ -171,9 +192,8 @@ def test_legal_destinations_are_highlighted_and_a_choice_is_offered(site, browse
     open_game(browser, site, "superajedrez", "4k3/8/8/8/8/8/8/4K2R[R] w KQ - 0 1")
     click_token(browser, "e1")
     click_token(browser, "g1")
-    choices = {b.get_attribute("data-move") for b in browser.find_elements(By.CSS_SELECTOR, "#choices button")}
-    assert {"e1g1", "e1g1r"} <= choices
-    browser.find_element(By.CSS_SELECTOR, '#choices button[data-move="e1g1r"]').click()
+    assert {"e1g1", "e1g1r"} <= choice_moves(browser)
+    click_css(browser, '#choices button[data-move="e1g1r"]')
     until(browser, lambda d: page_state(d)["line"] == ["e1g1r"], "castling with a reserve rook")
 
 
