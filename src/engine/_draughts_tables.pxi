@@ -625,6 +625,12 @@ cdef int first_pass(const Ctx* c, int wm, int wk, int bm, int bk, value_t* val, 
     return 0
 
 
+cdef inline int longer_win(int v, int d, int top) noexcept nogil:
+    """Whether stored value v is a win longer than d + 1 plies (a tentative one, through a move
+    out of the slice, that a win at d + 1 replaces)."""
+    return v > d + 2 and v != top - 1 and v % 2 == 0
+
+
 cdef int settle_range(const Ctx* c, int wm, int wk, int bm, int bk, value_t* val, uint8_t* cnt,
                       const value_t* outmax, int d, u64 lo, u64 hi, u64* pending) noexcept nogil:
     """One step of settling by distance, after first_pass, over entries lo..hi-1: every entry
@@ -665,10 +671,10 @@ cdef int settle_range(const Ctx* c, int wm, int wk, int bm, int bk, value_t* val
             if d % 2 == 0:
                 # Won one ply later, unless settled already or a win as short is known (a
                 # pending loss cannot have a winning move: it is never a predecessor here).
-                if v != top and not (v > d + 2 and v != top - 1 and v % 2 == 0
-                                     and not unmove_captures(c, &p, &preds[j])):
+                if v != top and (not longer_win(v, d, top)
+                                 or unmove_captures(c, &p, &preds[j])):
                     continue
-                while v == top or (v > d + 2 and v != top - 1 and v % 2 == 0):
+                while v == top or longer_win(v, d, top):
                     if d + 1 > max_plies:
                         return -2
                     if cas_value(&val[qi], v, d + 2):
