@@ -487,6 +487,82 @@ def test_dipole_tables_stay_raw(tmp_path):
         egdb.build("dipole", 3, tmp_path, report=None, compress=True)
 
 
+@pytest.mark.parametrize("variant", sorted(SMALL))
+def test_verify_unpacks_compressed_slices_and_accepts_them(pair, variant):
+    """verify reads compressed slices unpacked into memory: every stored value as the raw
+    table's, "lost" and "has a capture" marked where the files keep no value; with no memory
+    to unpack into it probes the files, and both ways check the same entries. The unpacked
+    values are dropped afterwards (expand reads the files again)."""
+    raw, packed = pair
+    tables = egdb.Tables(packed, variant)
+    native = tables.native
+    for name, entry in tables.manifest["slices"].items():
+        signature = parse_name(name)
+        values = np.load(raw / variant / f"{name}.npy").astype(np.int64)
+        unpacked = np.empty(native.size(signature), np.uint16)
+        native.unpack(signature, unpacked, 0, native.size(signature))
+        lost = (values % 2 == 1) & (values < 0xFE)
+        kept = (unpacked < 0xFFFC) | (unpacked == 0xFFFE)
+        assert np.array_equal(unpacked[kept].astype(np.int64),
+                              np.where(values == 0xFE, 0xFFFE, values)[kept]), name
+        assert np.all(lost[unpacked == 0xFFFD]), name               # marked lost: lost
+        assert np.all(kept | lost | (unpacked == 0xFFFC)), name
+    total = sum(native.size(parse_name(n)) for n in tables.manifest["slices"])
+    fast = egdb.verify(tables, threads=2, progress=False)
+    assert fast.ok and fast.checked == total
+    for name in tables.manifest["slices"]:          # nothing unpacked is left attached
+        values = np.load(raw / variant / f"{name}.npy")
+        assert np.array_equal(native.expand(parse_name(name)), values), name
+    slow = egdb.verify(tables, threads=2, progress=False, memory=0)
+    assert slow.ok and slow.checked == total
+
+
+def altered_and_compressed(raw, tmp_path, name, pick, change):
+    """A copy of the raw checkers tables with one value of slice `name` changed (the first
+    quiet position whose value `pick` accepts gets `change(value)`), compressed; (tables,
+    index)."""
+    shutil.copytree(raw / "checkers", tmp_path / "checkers")
+    folder = tmp_path / "checkers"
+    path = folder / f"{name}.npy"
+    values = np.load(path)
+    tables = egdb.Tables(raw, "checkers")
+    signature = parse_name(name)
+    for index in np.flatnonzero(pick(values.astype(np.int64))):
+        board = engine.Board("checkers", egdb.position_text(tables, signature, int(index)))
+        if board.outcome() is None and not any(m.is_capture for m in board.legal_moves()):
+            break
+    values[index] = change(int(values[index]))
+    np.save(path, values)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["slices"][name]["sha256"] = egdb._sha256(path)
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    egdb.compress("checkers", tmp_path, report=None, check="none")  # (it would see the change)
+    return egdb.Tables(tmp_path, "checkers"), int(index)
+
+
+def test_verify_of_compressed_tables_finds_a_drawn_position_stored_as_lost(pair, tmp_path):
+    # The files keep no distance for a loss: verify still checks that the position is lost
+    # (probing the files alone, it is worked out from the successors and looks right).
+    raw, packed = pair
+    name = "1m1k-1m1k"
+    tables, index = altered_and_compressed(raw, tmp_path, name, lambda v: v == 0,
+                                           lambda v: 3)
+    report = egdb.verify(tables, [name], threads=2, progress=False)
+    assert (report.wrong, report.examples[0][:2]) == (1, (name, index))
+    assert egdb.verify(tables, [name], threads=2, progress=False, memory=0).ok
+
+
+def test_verify_of_compressed_tables_finds_a_longer_win(pair, tmp_path):
+    raw, packed = pair
+    name = "1m1k-1m1k"
+    tables, index = altered_and_compressed(
+        raw, tmp_path, name, lambda v: (v > 0) & (v < 200) & (v % 2 == 0), lambda v: v + 2)
+    fast = egdb.verify(tables, [name], threads=2, progress=False, max_examples=64)
+    slow = egdb.verify(tables, [name], threads=2, progress=False, max_examples=64, memory=0)
+    assert fast.wrong >= 1 and (name, index) in [e[:2] for e in fast.examples]
+    assert (fast.checked, fast.wrong, fast.examples) == (slow.checked, slow.wrong, slow.examples)
+
+
 def test_command_line_compress_info_verify(tmp_path):
     def run(*args):
         return subprocess.run([sys.executable, "-m", "engine", "egdb", *args, "--variant",

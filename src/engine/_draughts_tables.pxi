@@ -63,6 +63,11 @@ cdef enum:
     MAX_PLIES_WIDE = 509      # ... and two (a compressed slice keeps (plies - 1) / 2 of a win
                               # in a byte, 255 meaning "as the entry before" while writing)
     REPEAT = 255              # that mark
+    # What a compressed slice unpacked for verify (unpack_range) holds where its files keep no
+    # value (two-byte entries, above any distance): "lost", and "has a capture"; a lookup
+    # works these out from the successors, as a probe of the compressed slice does.
+    CAPTURE_MARK = 0xFFFC
+    LOSS_MARK = 0xFFFD
     MAX_RESOLVE = 32          # successors followed from a compressed slice's position, deepest
     WDL_SLOTS = 16384         # cache of decoded blocks: win/draw/loss (4 kB each: 64 MB),
     DIST_SLOTS = 64           # distances (256 kB each: 16 MB)
@@ -342,8 +347,12 @@ cdef int any_code(const Ctx* c, const Pos* p, int need_plies, int depth) noexcep
         return UNKNOWN
     if c.vals[wm][wk][bm][bk] != NULL:
         return stored_code(c.vals[wm][wk][bm][bk], pos_index(c, p, wm, bm, wk, bk))
+    cdef int code
     if c.vals16[wm][wk][bm][bk] != NULL:
-        return stored_code(c.vals16[wm][wk][bm][bk], pos_index(c, p, wm, bm, wk, bk))
+        code = stored_code(c.vals16[wm][wk][bm][bk], pos_index(c, p, wm, bm, wk, bk))
+        if code == LOSS_MARK or code == CAPTURE_MARK:         # an unpacked compressed slice
+            return marked_code(c, p, code, need_plies, depth)
+        return code
     if c.wdl[wm][wk][bm][bk] != NULL:
         return packed_code(c, p, wm, wk, bm, bk, need_plies, depth)
     return UNKNOWN
@@ -353,6 +362,15 @@ cdef inline int lookup(const Ctx* c, const Pos* p) noexcept nogil:
     """The exact table value of any position (the distance included), UNKNOWN when no table
     holds it."""
     return any_code(c, p, 1, 0)
+
+
+cdef int marked_code(const Ctx* c, const Pos* p, int mark, int need_plies, int depth) noexcept nogil:
+    """A marked entry of an unpacked compressed slice (see unpack_range), from the successors."""
+    cdef Pos q
+    if mark == LOSS_MARK and not need_plies:
+        return LOSS_ANY
+    set_pos(&q, p.pieces[0], p.pieces[1], p.kings, p.stm)     # move counters play no part
+    return successor_code(c, &q, need_plies, depth)
 
 
 cdef int packed_code(const Ctx* c, const Pos* p, int wm, int wk, int bm, int bk, int need_plies,
@@ -734,7 +752,7 @@ cdef int verify_range(const Ctx* c, int wm, int wk, int bm, int bk, const value_
     indices go to `wrong`. Returns 0, -1 out of memory, -3 a successor slice missing."""
     cdef Pos p
     cdef u64 idx
-    cdef int want, err = 0
+    cdef int want, stored, err = 0
     counts[0] = 0
     counts[1] = 0
     for idx in range(start, stop):
@@ -746,7 +764,12 @@ cdef int verify_range(const Ctx* c, int wm, int wk, int bm, int bk, const value_
                 err = -3
                 break
         counts[0] += 1
-        if stored_code(val, idx - start) != want:
+        stored = stored_code(val, idx - start)
+        if stored == CAPTURE_MARK:             # an unpacked slice stores nothing here
+            continue
+        if stored == LOSS_MARK and want != DRAW and want < INVALID and (want - 1) % 2 == 0:
+            continue                           # ... and "lost" without the distance
+        if stored != want:
             if counts[1] < <u64>max_wrong:
                 wrong[counts[1]] = idx
             counts[1] += 1
@@ -804,6 +827,46 @@ cdef int stream_packed_range(const Ctx* c, int wm, int wk, int bm, int bk, uint8
                     if s < 0:
                         return -1
                     dd[at] = <uint8_t>s
+    return 0
+
+
+cdef int unpack_range(const Ctx* c, int wm, int wk, int bm, int bk, uint16_t* out, u64 lo,
+                      u64 hi) noexcept nogil:
+    """Entries lo..hi-1 of a compressed slice as two-byte raw values (out[0] is entry lo), each
+    read from the slice's own blocks, none worked out from successors: a won position's exact
+    value, draws, a lone piece's loss; LOSS_MARK for the other losses and CAPTURE_MARK where
+    the files keep nothing (see stream_range). Reading in index order decodes each block about
+    once, where verifying through probes decodes a block for most successors. 0, or -1 at a
+    corrupt block."""
+    cdef const Packed* P = c.wdl[wm][wk][bm][bk]
+    cdef const Packed* D = c.dist[wm][wk][bm][bk]
+    cdef u64 idx
+    cdef Pos p
+    cdef int w, s, rule
+    cdef DecodeCache cache
+    decode_cache_init(&cache)
+    for idx in range(lo, hi):
+        if not decode_next(c, idx, wm, wk, bm, bk, &p, &cache, 1):
+            out[idx - lo] = 0xFFFE                # INVALID as two bytes store it
+            continue
+        rule = rule_draw(&p, c.R)
+        if rule == END_NONE and has_capture(&p, c.R):
+            out[idx - lo] = CAPTURE_MARK
+            continue
+        w = packed_get(P, c.wdl_cache, &c.decoders, idx)
+        if w < 0:
+            return -1
+        if w == 0:
+            out[idx - lo] = DRAW
+        elif w == 2:
+            out[idx - lo] = 1 if rule == END_LONE_PIECE else LOSS_MARK
+        else:
+            if D == NULL:
+                return -1
+            s = packed_get(D, c.dist_cache, &c.decoders, idx)
+            if s < 0:
+                return -1
+            out[idx - lo] = <uint16_t>(2 * s + 2)
     return 0
 
 
@@ -1499,6 +1562,34 @@ cdef class DraughtsTableSet(ProbeSource):
                 else:
                     o[idx - lo] = any_code(self.c, &p, 1, 0)
         return _stored(signature, codes, dtype or np.uint8)
+
+    def unpack(self, tuple signature, uint16_t[::1] out, u64 start, u64 stop):
+        """Fill out[0 : stop - start] with entries start..stop of a compressed slice as
+        unpack_range reads them (what verify attaches in place of the slice, through attach:
+        a lookup of a marked entry works it out from the successors)."""
+        wm, wk, bm, bk = signature
+        if signature not in self._packed:
+            raise ValueError(f"slice {signature} is not attached compressed")
+        stop = min(stop, self.size(signature))
+        if stop <= start:
+            return
+        if <u64>out.shape[0] < stop - start:
+            raise ValueError("the output array is too short")
+        cdef int a = wm, b = wk, cc = bm, d = bk, err
+        with nogil:
+            err = unpack_range(self.c, a, b, cc, d, &out[0], start, stop)
+        if err:
+            raise RuntimeError(f"slice {self.slice_name(signature)}: a corrupt block")
+
+    def detach_raw(self, tuple signature):
+        """Forget the raw values attached for a slice that is also attached compressed (after
+        verify's unpacking): lookups read the compressed slice again."""
+        wm, wk, bm, bk = signature
+        if signature not in self._packed:
+            raise ValueError(f"slice {signature} is not attached compressed")
+        self._arrays.pop(signature, None)
+        self.c.vals[wm][wk][bm][bk] = NULL
+        self.c.vals16[wm][wk][bm][bk] = NULL
 
     def bad_blocks(self, tuple signature) -> list:
         """The blocks of a compressed slice whose check fails or that do not decode to their

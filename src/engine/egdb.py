@@ -983,11 +983,101 @@ def reachable_slices(tables: Tables, board) -> list[str]:
             if tables.native.reachable(position, tuple(entry["signature"]))]
 
 
+def _available_memory() -> int | None:
+    """Memory the system could give now, in bytes; None where it does not say."""
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _successor_slices(signature: tuple, known) -> list[tuple]:
+    """The slices of ``known`` one move from ``signature`` can lead to (a man promoted; pieces
+    of one side captured, the capturing man maybe promoted): promotions first, then captures
+    of fewer pieces before more. A superset of what the rules allow is harmless here."""
+    wm, wk, bm, bk = signature
+    out = [t for t in ((wm - 1, wk + 1, bm, bk), (wm, wk, bm - 1, bk + 1)) if t in known]
+    captures = []
+    for t in known:
+        if sum(t) >= sum(signature):
+            continue
+        white_took = t[:2] in ((wm, wk), (wm - 1, wk + 1)) and t[2] <= bm and t[3] <= bk
+        black_took = t[2:] in ((bm, bk), (bm - 1, bk + 1)) and t[0] <= wm and t[1] <= wk
+        if white_took or black_took:
+            captures.append(t)
+    captures.sort(key=lambda t: (sum(signature) - sum(t), -sum(t), t))
+    return out + captures
+
+
+def _unpack_for_verify(tables: Tables, chosen: list, pool, memory: int | None,
+                       progress: bool) -> list[tuple]:
+    """Attach the compressed slices that verifying ``chosen`` reads most as raw two-byte
+    values, unpacked from their blocks in index order (see DraughtsTableSet.unpack): the
+    chosen slices first, then the slices their moves lead to, as far as ``memory`` bytes go.
+    Verifying through the compressed files instead decodes a block for most successors (a
+    distance block is 256 kB), which is hundreds of times slower. Returns the slices
+    unpacked (verify detaches them again)."""
+    from tqdm import tqdm
+
+    native = tables.native
+    slices = tables.manifest["slices"]
+    known = {tuple(e["signature"]) for e in slices.values()}
+
+    def compressed(sig):
+        return slices.get(native.slice_name(sig), {}).get("kind") == "compressed"
+
+    wanted = list(dict.fromkeys(
+        [s for s in chosen] + [t for s in chosen for t in _successor_slices(s, known)]))
+    budget = memory if memory is not None else int(0.7 * (_available_memory() or 0))
+    picked = []
+    for sig in wanted:
+        need = 2 * native.size(sig)
+        if compressed(sig) and need <= budget:
+            picked.append(sig)
+            budget -= need
+    if not picked:
+        return []
+    bar = tqdm(total=sum(native.size(s) for s in picked), unit="pos", unit_scale=True,
+               desc=f"unpack {tables.variant}", disable=None if progress else True)
+    unpacked = []
+    try:
+        for sig in picked:
+            size = native.size(sig)
+            values = np.empty(size, dtype=np.uint16)
+
+            def fill(start, sig=sig, values=values):
+                stop = min(start + VERIFY_CHUNK, size)
+                native.unpack(sig, values[start:stop], start, stop)
+                return stop - start
+
+            try:
+                for done in pool.map(fill, range(0, size, VERIFY_CHUNK)):
+                    bar.update(done)
+            except RuntimeError:       # a corrupt block: this slice stays compressed
+                continue
+            native.attach(sig, values)
+            unpacked.append(sig)
+    except BaseException:
+        for sig in unpacked:
+            native.detach_raw(sig)
+        raise
+    finally:
+        bar.close()
+    return unpacked
+
+
 def verify(tables: Tables, slices: list | None = None, threads: int | None = None,
-           progress: bool = True, max_examples: int = 10) -> VerifyReport:
+           progress: bool = True, max_examples: int = 10,
+           memory: int | None = None) -> VerifyReport:
     """Derive every stored value of ``tables`` (or of the named slices) again from its
     successors' stored values, in parallel threads (the native check runs without the GIL),
-    with a progress bar on a terminal. Returns the count of wrong entries and the first ones."""
+    with a progress bar on a terminal. Returns the count of wrong entries and the first ones.
+
+    Compressed slices are first unpacked into memory (at most ``memory`` bytes, default 70 %
+    of what the system has free): the chosen ones, then those their moves lead to. A compressed
+    slice's files keep no distance for a lost position and nothing for one with a capture: of
+    those, verify checks that a lost position is lost; the rest is worked out from the
+    successors wherever it is read, as a probe does."""
     from concurrent.futures import ThreadPoolExecutor
 
     from tqdm import tqdm
@@ -1008,18 +1098,25 @@ def verify(tables: Tables, slices: list | None = None, threads: int | None = Non
         sig, start, stop = unit
         return unit, native.verify(sig, start, stop, max_examples)
 
-    bar = tqdm(total=sum(stop - start for _, start, stop in units), unit="pos", unit_scale=True,
-               desc=f"verify {tables.variant}", disable=None if progress else True)
     with ThreadPoolExecutor(max_workers=threads or os.cpu_count() or 1) as pool:
-        for (sig, start, stop), (checked, wrong, first) in pool.map(check, units):
-            report.checked += checked
-            report.wrong += wrong
-            for index in first:
-                if len(report.examples) < max_examples:
-                    report.examples.append((native.slice_name(sig), index,
-                                            position_text(tables, sig, index)))
-            bar.update(stop - start)
-    bar.close()
+        unpacked = _unpack_for_verify(tables, chosen, pool, memory, progress) \
+            if native.compressible else []
+        bar = tqdm(total=sum(stop - start for _, start, stop in units), unit="pos",
+                   unit_scale=True, desc=f"verify {tables.variant}",
+                   disable=None if progress else True)
+        try:
+            for (sig, start, stop), (checked, wrong, first) in pool.map(check, units):
+                report.checked += checked
+                report.wrong += wrong
+                for index in first:
+                    if len(report.examples) < max_examples:
+                        report.examples.append((native.slice_name(sig), index,
+                                                position_text(tables, sig, index)))
+                bar.update(stop - start)
+        finally:
+            bar.close()
+            for sig in unpacked:
+                native.detach_raw(sig)
     return report
 
 
