@@ -348,10 +348,12 @@ cdef int any_code(const Ctx* c, const Pos* p, int need_plies, int depth) noexcep
     if c.vals[wm][wk][bm][bk] != NULL:
         return stored_code(c.vals[wm][wk][bm][bk], pos_index(c, p, wm, bm, wk, bk))
     cdef int code
+    cdef uint16_t* slot
     if c.vals16[wm][wk][bm][bk] != NULL:
-        code = stored_code(c.vals16[wm][wk][bm][bk], pos_index(c, p, wm, bm, wk, bk))
+        slot = c.vals16[wm][wk][bm][bk] + pos_index(c, p, wm, bm, wk, bk)
+        code = stored_code(slot, 0)
         if code == LOSS_MARK or code == CAPTURE_MARK:         # an unpacked compressed slice
-            return marked_code(c, p, code, need_plies, depth)
+            return marked_code(c, p, slot, need_plies, depth)
         return code
     if c.wdl[wm][wk][bm][bk] != NULL:
         return packed_code(c, p, wm, wk, bm, bk, need_plies, depth)
@@ -364,13 +366,22 @@ cdef inline int lookup(const Ctx* c, const Pos* p) noexcept nogil:
     return any_code(c, p, 1, 0)
 
 
-cdef int marked_code(const Ctx* c, const Pos* p, int mark, int need_plies, int depth) noexcept nogil:
-    """A marked entry of an unpacked compressed slice (see unpack_range), from the successors."""
+cdef int marked_code(const Ctx* c, const Pos* p, uint16_t* slot, int need_plies,
+                     int depth) noexcept nogil:
+    """A marked entry of an unpacked compressed slice (see unpack_range), from the successors;
+    the value found is written in its place, so that the next read finds it (several threads
+    may write one entry: they write the same value). A position marked lost keeps its mark
+    unless it is found lost (verify reports the mark then)."""
     cdef Pos q
+    cdef int mark = slot[0], code
     if mark == LOSS_MARK and not need_plies:
         return LOSS_ANY
     set_pos(&q, p.pieces[0], p.pieces[1], p.kings, p.stm)     # move counters play no part
-    return successor_code(c, &q, need_plies, depth)
+    code = successor_code(c, &q, need_plies, depth)
+    if need_plies and code < INVALID and (mark == CAPTURE_MARK or
+                                          (code != DRAW and (code - 1) % 2 == 0)):
+        slot[0] = <uint16_t>code
+    return code
 
 
 cdef int packed_code(const Ctx* c, const Pos* p, int wm, int wk, int bm, int bk, int need_plies,

@@ -38,6 +38,26 @@ cdef extern from *:
     static inline void egdb_count(volatile unsigned long long* counter) {
         __atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
     }
+    /* A cache set's version, odd while a block is written into it: a reader that sees the
+     * same even version before and after its reads read a block as it stood (a seqlock). */
+    static inline unsigned egdb_seq_begin(const volatile unsigned* version) {
+        return __atomic_load_n(version, __ATOMIC_ACQUIRE);
+    }
+    static inline int egdb_seq_same(const volatile unsigned* version, unsigned start) {
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        return __atomic_load_n(version, __ATOMIC_RELAXED) == start;
+    }
+    static inline void egdb_seq_bump(volatile unsigned* version) {
+        __atomic_store_n(version, *version + 1, __ATOMIC_RELEASE);
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    }
+    /* A read block made the set's most recent, without a lock: a lost update only makes the
+     * replacement a little less exact. */
+    static inline void egdb_touch(volatile unsigned* clock, volatile unsigned* used) {
+        unsigned now = __atomic_load_n(clock, __ATOMIC_RELAXED) + 1;
+        __atomic_store_n(clock, now, __ATOMIC_RELAXED);
+        __atomic_store_n(used, now, __ATOMIC_RELAXED);
+    }
     /* The check of a block's stored bytes: two lanes of multiply-and-fold over 8-byte words
      * (each step a bijection of the lane, so any one changed word changes the result), folded
      * to 32 bits. About 0.1 us for a 1 kB block; the writer calls the same function. */
@@ -62,6 +82,10 @@ cdef extern from *:
     void egdb_unlock(volatile int* lock) noexcept nogil
     int egdb_try_lock(volatile int* lock) noexcept nogil
     void egdb_count(volatile unsigned long long* counter) noexcept nogil
+    unsigned egdb_seq_begin(const unsigned* version) noexcept nogil
+    int egdb_seq_same(const unsigned* version, unsigned start) noexcept nogil
+    void egdb_seq_bump(unsigned* version) noexcept nogil
+    void egdb_touch(unsigned* clock, unsigned* used) noexcept nogil
     uint32_t egdb_block_check(const uint8_t* p, size_t n) noexcept nogil
 
 # liblz4: int LZ4_decompress_safe(const char* src, char* dst, int srcSize, int dstCapacity),
@@ -124,7 +148,8 @@ ctypedef struct CacheSet:
     u64 tag[CACHE_WAYS]           # id << 32 | block, plus one; 0 = empty
     uint32_t used[CACHE_WAYS]     # the set's clock when each was last read
     uint32_t clock
-    int lock
+    int lock                      # writers (a miss) hold it
+    unsigned version              # see egdb_seq_begin: readers of a held block take no lock
 
 ctypedef struct BlockCache:
     CacheSet* sets
@@ -204,6 +229,16 @@ cdef int packed_get(const Packed* P, BlockCache* cache, Decoders* dec, u64 idx) 
     cdef CacheSet* cs = &cache.sets[s]
     cdef uint8_t* buf
     cdef int value, way, w
+    cdef unsigned start = egdb_seq_begin(&cs.version)
+    if not (start & 1):                         # a held block is read without the lock
+        for w in range(CACHE_WAYS):
+            if cs.tag[w] == tag:
+                buf = cache.bufs + (<size_t>s * CACHE_WAYS + w) * cache.buf_bytes
+                value = packed_read(buf, P.bits, at)
+                if egdb_seq_same(&cs.version, start):
+                    egdb_touch(&cs.clock, &cs.used[w])
+                    return value
+                break
     egdb_lock(&cs.lock)
     way = -1
     for w in range(CACHE_WAYS):
@@ -217,13 +252,16 @@ cdef int packed_get(const Packed* P, BlockCache* cache, Decoders* dec, u64 idx) 
                 way = w
         buf = cache.bufs + (<size_t>s * CACHE_WAYS + way) * cache.buf_bytes
         egdb_count(&cache.decoded)
+        egdb_seq_bump(&cs.version)              # odd: readers without the lock retry
+        cs.tag[way] = 0
         if decode_block(P, dec, block, buf, cache.buf_bytes) != 0:
-            cs.tag[way] = 0
             cs.used[way] = 0
+            egdb_seq_bump(&cs.version)
             egdb_unlock(&cs.lock)
             egdb_count(&cache.corrupt)
             return -1
         cs.tag[way] = tag
+        egdb_seq_bump(&cs.version)
     else:
         buf = cache.bufs + (<size_t>s * CACHE_WAYS + way) * cache.buf_bytes
     cs.clock += 1

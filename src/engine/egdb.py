@@ -1013,7 +1013,9 @@ def _unpack_for_verify(tables: Tables, chosen: list, pool, memory: int | None,
                        progress: bool) -> list[tuple]:
     """Attach the compressed slices that verifying ``chosen`` reads most as raw two-byte
     values, unpacked from their blocks in index order (see DraughtsTableSet.unpack): the
-    chosen slices first, then the slices their moves lead to, as far as ``memory`` bytes go.
+    chosen slices first, then the slices their moves lead to, then the slices those lead to,
+    and so on, as far as ``memory`` bytes go (a slice too large for what is left is passed
+    over for smaller ones).
     Verifying through the compressed files instead decodes a block for most successors (a
     distance block is 256 kB), which is hundreds of times slower. Returns the slices
     unpacked (verify detaches them again)."""
@@ -1026,9 +1028,21 @@ def _unpack_for_verify(tables: Tables, chosen: list, pool, memory: int | None,
     def compressed(sig):
         return slices.get(native.slice_name(sig), {}).get("kind") == "compressed"
 
-    wanted = list(dict.fromkeys(
-        [s for s in chosen] + [t for s in chosen for t in _successor_slices(s, known)]))
     budget = memory if memory is not None else int(0.7 * (_available_memory() or 0))
+    # Level by level from the chosen slices: a value worked out from the successors (a loss
+    # or a capture) reads the next level, and so on down; the first levels are read most.
+    wanted, frontier = list(dict.fromkeys(chosen)), list(dict.fromkeys(chosen))
+    seen, listed = set(wanted), sum(2 * native.size(s) for s in wanted)
+    while frontier and listed < budget:
+        level = []
+        for sig in frontier:
+            for later in _successor_slices(sig, known):
+                if later not in seen:
+                    seen.add(later)
+                    level.append(later)
+        wanted += level
+        frontier = level
+        listed += sum(2 * native.size(t) for t in frontier)
     picked = []
     for sig in wanted:
         need = 2 * native.size(sig)
@@ -1045,7 +1059,7 @@ def _unpack_for_verify(tables: Tables, chosen: list, pool, memory: int | None,
             size = native.size(sig)
             values = np.empty(size, dtype=np.uint16)
 
-            def fill(start, sig=sig, values=values):
+            def fill(start, sig=sig, values=values, size=size):
                 stop = min(start + VERIFY_CHUNK, size)
                 native.unpack(sig, values[start:stop], start, stop)
                 return stop - start
