@@ -508,7 +508,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "'verify' derives every stored value again from its successors' values "
                        "(the retrograde rule, position by position, in parallel) and names the "
                        "first wrong positions; it exits with 1 if any is wrong (compressed "
-                       "slices are first unpacked into memory, up to 70% of what is free). "
+                       "slices are first unpacked into memory, up to 70% of what is available). "
                        "'compress' "
                        "replaces each raw slice by a win/draw/loss file and a file of the won "
                        "positions' distances, in blocks compressed on their own (LZ4, zstd): "
