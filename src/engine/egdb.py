@@ -999,6 +999,11 @@ def _available_memory() -> int | None:
         return None
 
 
+def _is_compressed(tables: Tables, signature: tuple) -> bool:
+    entry = tables.manifest["slices"].get(tables.native.slice_name(signature), {})
+    return entry.get("kind") == "compressed"
+
+
 def _successor_slices(signature: tuple, known) -> list[tuple]:
     """The slices of ``known`` one move from ``signature`` can lead to (a man promoted; pieces
     of one side captured, the capturing man maybe promoted): promotions first, then captures
@@ -1031,16 +1036,12 @@ def _unpack_for_verify(tables: Tables, chosen: list, pool, memory: int | None,
     from tqdm import tqdm
 
     native = tables.native
-    slices = tables.manifest["slices"]
-    known = {tuple(e["signature"]) for e in slices.values()}
-
-    def compressed(sig):
-        return slices.get(native.slice_name(sig), {}).get("kind") == "compressed"
-
+    known = {tuple(e["signature"]) for e in tables.manifest["slices"].values()}
     budget = memory if memory is not None else int(0.7 * (_available_memory() or 0))
     # Level by level from the chosen slices: a value worked out from the successors (a loss
     # or a capture) reads the next level, and so on down; the first levels are read most.
-    wanted, frontier = list(dict.fromkeys(chosen)), list(dict.fromkeys(chosen))
+    wanted = list(dict.fromkeys(chosen))
+    frontier = list(wanted)
     seen, listed = set(wanted), sum(2 * native.size(s) for s in wanted)
     while frontier and listed < budget:
         level = []
@@ -1055,7 +1056,7 @@ def _unpack_for_verify(tables: Tables, chosen: list, pool, memory: int | None,
     picked = []
     for sig in wanted:
         need = 2 * native.size(sig)
-        if compressed(sig) and need <= budget:
+        if _is_compressed(tables, sig) and need <= budget:
             picked.append(sig)
             budget -= need
     if not picked:
@@ -1098,10 +1099,9 @@ def verify(tables: Tables, slices: list | None = None, threads: int | None = Non
 
     Compressed slices are first unpacked into memory (at most ``memory`` bytes, default 70 %
     of what the system has available): the chosen ones, then those their moves lead to, and
-    so on. A compressed
-    slice's files keep no distance for a lost position and nothing for one with a capture: of
-    those, verify checks that a lost position is lost; the rest is worked out from the
-    successors wherever it is read, as a probe does."""
+    so on. A compressed slice's files keep no distance for a lost position and nothing for one
+    with a capture: of those, verify checks that a lost position is lost; the rest is worked
+    out from the successors wherever it is read, as a probe does."""
     from concurrent.futures import ThreadPoolExecutor
 
     from tqdm import tqdm
@@ -1110,7 +1110,7 @@ def verify(tables: Tables, slices: list | None = None, threads: int | None = Non
     chosen = [native.parse_name(n) for n in (slices or tables.manifest["slices"])]
     report = VerifyReport()
     for sig in chosen:
-        if tables.manifest["slices"].get(native.slice_name(sig), {}).get("kind") == "compressed":
+        if _is_compressed(tables, sig):
             report.bad_blocks += [(native.slice_name(sig), stream, block)
                                   for stream, block in native.bad_blocks(sig)]
     if report.bad_blocks:
