@@ -7,12 +7,17 @@ illegal   answers with a real square pair that is not a legal move
 late      answers a move request only after 2 seconds
 bytes     writes bytes that are not UTF-8, then a move that is illegal in every test opening
 refuse    exits during the handshake with a message on stderr, as Scan does for an unknown variant
+flood     answers a move request with 20 MB without a newline, then hangs
 """
 
+import os
 import sys
 import time
 
 mode = sys.argv[1]
+if len(sys.argv) > 2:                 # a file to note this process in (the process-group test)
+    with open(sys.argv[2], "a") as noted:
+        noted.write(f"{os.getpid()}\n")
 for line in sys.stdin:
     cmd = line.split()
     if not cmd:
@@ -31,6 +36,11 @@ for line in sys.stdin:
         if mode == "crash":
             sys.exit(3)
         if mode == "hang":
+            continue
+        if mode == "flood":
+            for _ in range(20):
+                sys.stdout.write("x" * (1 << 20))
+            sys.stdout.flush()
             continue
         if mode == "late":
             time.sleep(2)

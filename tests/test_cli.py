@@ -51,12 +51,48 @@ def test_variants_command():
 
 
 def test_help_explains_every_command():
+    from engine.cli import build_parser
     out = run("--help")
     assert out.returncode == 0
-    for command in ("perft", "analyse", "bench", "match", "uci", "hub", "moves", "variants"):
-        assert command in out.stdout
+    commands = build_parser()._subparsers._group_actions[0].choices
+    block = out.stdout.split("commands:\n")[1].split("\n\n")[0]
+    listed = {line.split()[0] for line in block.splitlines()}
+    # Every command is listed by name (analyze is analyse's other spelling).
+    assert listed == set(commands) - {"analyze"}, listed ^ set(commands)
     out = run("perft", "--help")
     assert "--divide" in out.stdout and "--fen" in out.stdout and "DEPTH" in out.stdout
+    for command in commands:
+        text = run(command, "--help").stdout
+        assert "%%" not in text and "%(" not in text, command
+    assert "95% interval" in run("match", "--help").stdout
+
+
+def test_the_examples_of_the_help_work(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "engine", "show", "--variant", "international",
+                          "--moves", "32-28 19-23", "--svg", "board.svg"],
+                         capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert (tmp_path / "board.svg").read_text().startswith("<svg")
+    out = run("show", "--variant", "international", "--moves", "32-28 32-28")
+    assert out.returncode == 2 and out.stderr.startswith("error: --moves, move 2: ")
+
+
+def test_times_are_seconds_everywhere():
+    out = run("analyse", "-v", "checkers", "--movetime", "0.3")
+    assert out.returncode == 0 and out.stdout.strip().splitlines()[-1].startswith("bestmove ")
+    out = run("analyse", "-v", "checkers", "--movetime", "300ms")
+    assert out.returncode == 0 and out.stdout.strip().splitlines()[-1].startswith("bestmove ")
+    # The old spelling of analyse and solve (milliseconds) is refused, not read as seconds.
+    for command in ("analyse", "solve", "annotate"):
+        extra = ["games.pdn"] if command == "annotate" else []
+        out = run(command, *extra, "--movetime", "2000")
+        assert out.returncode == 2 and "Times are in seconds" in out.stderr
+        assert "write 2 for 2000 ms, or 2000s" in out.stderr
+    for text in ("0", "-1", "nan", "inf", "1e999", "\u0663", "5\u00b2"):
+        out = run("analyse", "--movetime", text)
+        assert out.returncode == 2 and "a time is a positive number of seconds" in out.stderr, text
+    out = run("match", "--tc", "\u0663")
+    assert out.returncode == 2 and "time control" in out.stderr
 
 
 def test_bad_input_gives_a_clear_error():

@@ -523,6 +523,37 @@ def test_verify_finds_a_value_altered_with_its_checksum(tables, tmp_path):
     assert set(egdb.reachable_slices(altered, board)) == {"0m1k-0m1k", "0m2k-0m1k"}
 
 
+def test_verify_names_entries_set_to_values_no_table_holds(tables, tmp_path):
+    """Entries set to 254 and 255 (a raw byte slice's invalid and unsettled marks) with the
+    checksum updated: verify names them instead of stopping at the first position that
+    leads to one (it once raised 'a successor slice is missing')."""
+    import numpy as np
+    folder = copy_tables(tables["dir"], tmp_path)
+    loaded = egdb.Tables(tmp_path, "checkers")
+    values = np.load(folder / "1m1k-0m1k.npy")
+    valid = [i for i in range(len(values))
+             if egdb.position_text(loaded, (1, 1, 0, 1), i).startswith(("W:", "B:"))]
+    bad = {valid[10]: 255, valid[200]: 254, valid[-1]: 255}
+    path = folder / "1m1k-0m1k.npy"
+    values = values.copy()
+    for index, value in bad.items():
+        values[index] = value
+    np.save(path, values)
+    tamper(folder, "1m1k-0m1k", valid[10], 255)       # the checksums pass again
+    report = egdb.verify(egdb.Tables(tmp_path, "checkers"), threads=2, progress=False,
+                         max_examples=64)
+    assert not report.ok
+    named = {index for name, index, _ in report.examples if name == "1m1k-0m1k"}
+    assert set(bad) <= named
+    assert report.underived >= 1          # positions one move from them cannot be worked out
+    package_root = os.path.dirname(os.path.dirname(os.path.abspath(engine.__file__)))
+    out = subprocess.run([sys.executable, "-m", "engine", "egdb", "verify", "--variant", "checkers",
+                          "--dir", str(tmp_path)], capture_output=True, text=True, timeout=300,
+                         env=dict(os.environ, PYTHONPATH=package_root))
+    assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr
+    assert out.stdout.startswith("WRONG: ") and "UNDERIVED: " in out.stdout
+
+
 def test_verify_finds_an_altered_dipole_value(tables, tmp_path):
     import shutil
     folder = tmp_path / "dipole"

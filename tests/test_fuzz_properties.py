@@ -1,5 +1,6 @@
 """Property-based fuzzing (hypothesis) of everything that reads outside input: FEN and move
-strings of every game through the Python API, UCI and Hub lines, and endgame-table files.
+strings of every game through the Python API, UCI and Hub lines (their number fields too),
+the web server's HTTP requests, and endgame-table files.
 
 The default run is quick and repeatable (derandomized, a few hundred cases a test); the `slow`
 mark runs the same properties with many more random cases. A property holds when the input
@@ -8,14 +9,16 @@ either works or gives the engine's own error, and a refused input changes nothin
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
-import engine
-from engine import egdb
-from engine.hub import HubSession
-from engine.uci import UciSession
-from conftest import Transcript
+pytest.importorskip("hypothesis", reason="property tests need hypothesis (pip install '.[test]')")
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+import engine  # noqa: E402
+from engine import egdb  # noqa: E402
+from engine.hub import HubSession  # noqa: E402
+from engine.uci import UciSession  # noqa: E402
+from conftest import Transcript  # noqa: E402
 
 QUICK = settings(max_examples=150, deadline=None, derandomize=True, database=None,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -24,7 +27,8 @@ LONG = settings(max_examples=5000, deadline=None, database=None,
 
 VARIANTS = engine.variants()
 # Characters that FENs and moves of the games are made of, plus a few that should never be.
-ALPHABET = "WBKwbk:,.-x0123456789abcdefghijoffpas[]/QRNPqrnp@=+>!* \t\n\x00é"
+# Digits of other scripts ('²', Arabic-Indic '٣', full-width '５') pass str.isdigit().
+ALPHABET = "WBKwbk:,.-x0123456789abcdefghijoffpas[]/QRNPqrnp@=+>!* \t\n\x00é\u00b2\u0663\uff15_"
 
 
 def near_miss(base: str):
@@ -131,12 +135,15 @@ UCI_WORDS = ["uci", "isready", "position", "startpos", "fen", "moves", "go", "de
              "movetime", "wtime", "btime", "winc", "binc", "movestogo", "perft", "mate", "infinite",
              "ponder", "stop", "ponderhit", "setoption", "name", "value", "Hash", "MultiPV",
              "UCI_Variant", "Move", "Overhead", "Ponder", "ucinewgame", "d", "32-28", "19-23",
-             "-1", "0", "1", "2", "3", "99999999999999999999", "nan", "W:W31-50:B1-20", "true"]
+             "-1", "0", "1", "2", "3", "99999999999999999999", "nan", "W:W31-50:B1-20", "true",
+             "\u00b2", "\u0663", "1_0", "+5", "1e3", "inf", "W:W3\u00b2:B1", "dipole"]
 HUB_WORDS = ["hub", "init", "ping", "new-game", "pos", "pos=W" + "b" * 20 + "e" * 10 + "w" * 20,
              'moves="32-28 19-23"', "level", "depth=1", "depth=2", "nodes=100", "move-time=0.01",
              "move-time=nan", "time=1", "inc=0.1", "moves=5", "infinite", "go", "think", "ponder",
              "analyze", "ponder-hit", "stop", "set-param", "name=variant", "value=normal",
-             "value=checkers", "name=hash", "value=1", "x=", '"', "="]
+             "value=checkers", "name=hash", "value=1", "x=", '"', "=", "depth=\u00b2",
+             "nodes=\u0663", "move-time=\uff15", "time=1_0", "inc=+1", "moves=\u00b2",
+             "value=\u00b2", "time=1e999"]
 
 
 def protocol_lines(words):
@@ -181,6 +188,143 @@ def test_uci_lines_long(lines):
 @given(protocol_lines(HUB_WORDS))
 def test_hub_lines_long(lines):
     check_protocol(HubSession, lines, "ping", "pong")
+
+
+# -- game files -------------------------------------------------------------------------------------
+
+PDN_SAMPLE = ('[Event "x"]\n[GameType "20"]\n1. 32-28 {a} 19-23 (18-23 2. 28x19) 2. 28x19 14x23 $1\n'
+              '3. 37-32 (; line\n 33-29!?) 10-14 1-0\n\n[Variant "superajedrez"]\n1. 0-Cf3 N@f6 *\n')
+
+
+@st.composite
+def pdn_texts(draw):
+    return draw(st.one_of(near_miss(PDN_SAMPLE), st.text(alphabet=ALPHABET + '[]"{}();$!?%',
+                                                         max_size=80)))
+
+
+def check_pdn(text):
+    from engine import pdn
+    try:
+        games = pdn.read_games(text, "international")
+    except pdn.PdnError:
+        return
+    for game in games:
+        assert all(isinstance(error, str) and error for error in game.errors)
+        if not game.errors:                  # what reads cleanly writes and reads back the same
+            written = pdn.write_game(game)
+            assert pdn.write_game(pdn.read_game(written, strict=True)) == written
+
+
+@QUICK
+@given(pdn_texts())
+def test_game_files(text):
+    check_pdn(text)
+
+
+@pytest.mark.slow
+@LONG
+@given(pdn_texts())
+def test_game_files_long(text):
+    check_pdn(text)
+
+
+# -- the web server's requests -------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def web_app():
+    """The web board's WSGI application, called in this process (no socket: many cases a
+    second)."""
+    pytest.importorskip("bottle", reason="the web board needs Bottle (pip install '.[web]')")
+    from engine import serve
+    lobby = serve.Lobby(hash_mb=1)
+    key, _ = lobby.new("international")
+    yield serve.app(lobby), lobby, key
+    lobby.close_all()
+
+
+def call_app(application, method, path, body, headers):
+    import io
+    import wsgiref.util
+    # As a server hands them over: the path's bytes (UTF-8 here) read as Latin-1 (PEP 3333).
+    environ = {"REQUEST_METHOD": method, "PATH_INFO": path.encode().decode("latin-1"),
+               "QUERY_STRING": "",
+               "CONTENT_LENGTH": str(len(body)), "wsgi.input": io.BytesIO(body),
+               "HTTP_HOST": "127.0.0.1:8000"}
+    wsgiref.util.setup_testing_defaults(environ)
+    for name, value in headers.items():
+        key = name.upper().replace("-", "_")
+        environ[key if key in ("CONTENT_TYPE", "CONTENT_LENGTH") else f"HTTP_{key}"] = value
+    answer = {}
+
+    def start_response(status, response_headers, exc_info=None):
+        answer["status"] = int(status.split()[0])
+        answer["headers"] = dict(response_headers)
+    data = b"".join(application(environ, start_response))
+    return answer["status"], answer["headers"], data
+
+
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True)
+                           | st.text(alphabet=ALPHABET, max_size=12),
+                           lambda inner: st.lists(inner, max_size=3)
+                           | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+                           max_leaves=8)
+
+
+@st.composite
+def http_requests(draw, key):
+    routes = ["/", "/static/board.js", "/static/../serve.py", "/api/variants", "/api/games",
+              "/api/load", f"/api/games/{key}", f"/api/games/{key}/move", f"/api/games/{key}/goto",
+              f"/api/games/{key}/settings", f"/api/games/{key}/undo", f"/api/games/{key}/record",
+              "/api/games/nosuchgame/move", "/api/games//move", "/nowhere"]
+    path = draw(st.one_of(st.sampled_from(routes), near_miss(f"/api/games/{key}/move")))
+    method = draw(st.sampled_from(["GET", "POST", "POST", "POST", "PUT", "DELETE", "HEAD"]))
+    fields = st.dictionaries(st.sampled_from(["variant", "fen", "engine", "movetime", "move", "ply",
+                                              "analyse", "multipv", "text"]), JSON_VALUES, max_size=4)
+    body = draw(st.one_of(fields.map(lambda d: json.dumps(d).encode()),
+                          st.binary(max_size=60),
+                          st.integers(1, 4000).map(lambda n: b'{"a":' * n),
+                          st.integers(1, 500).map(lambda n: b'{"movetime": 1' + b"0" * n + b"}")))
+    headers = {"Content-Type": draw(st.sampled_from(["application/json", "application/json; charset=utf-8",
+                                                     "text/plain", ""]))}
+    if draw(st.booleans()):
+        headers["Origin"] = draw(st.sampled_from(["http://127.0.0.1:8000", "http://evil.example",
+                                                  "null"]))
+    if draw(st.booleans()):
+        headers["Host"] = draw(st.sampled_from(["127.0.0.1:8000", "localhost", "evil.example",
+                                                "[::1]:8000", ""]))
+    return method, path, body, headers
+
+
+def check_http(web_app, request):
+    application, lobby, key = web_app
+    method, path, body, headers = request
+    before = lobby.games[key].state(False)["fen"]
+    status, response_headers, data = call_app(application, method, path, body, headers)
+    assert status in (200, 400, 403, 404, 405, 413, 415), (request, status, data[:200])
+    assert response_headers.get("X-Content-Type-Options") == "nosniff"
+    if status >= 400 and "json" in response_headers.get("Content-Type", ""):
+        assert json.loads(data)["error"]
+    if status != 200 or not path.endswith(("/move", "/goto", "/undo", "/settings")):
+        assert lobby.games[key].state(False)["fen"] == before
+    for other in [k for k in lobby.games if k != key]:       # games a request made
+        lobby.close(other)
+    game = lobby.games[key]
+    game.configure(engine_seats=[], analysing=False)
+    if game.line:
+        game.goto(0)
+
+
+@QUICK
+@given(data=st.data())
+def test_http_requests(web_app, data):
+    check_http(web_app, data.draw(http_requests(web_app[2])))
+
+
+@pytest.mark.slow
+@LONG
+@given(data=st.data())
+def test_http_requests_long(web_app, data):
+    check_http(web_app, data.draw(http_requests(web_app[2])))
 
 
 # -- table files -----------------------------------------------------------------------------------

@@ -127,6 +127,17 @@ ERRORS = [
     ("set-param name=probcut value=yes", "error message=\"option probcut takes true or false, not 'yes'\""),
     ("go sideways", "error message=\"go needs think, ponder or analyze, not 'sideways'\""),
     ('pos pos="unclosed', "error message=\"cannot read line: No closing quotation\""),
+    # Numbers are ASCII digits only: '²' passes str.isdigit() and then breaks int().
+    ("level depth=\u00b2", "error message=\"level depth must be a whole number from 1 to 126, "
+     "not '\u00b2'\""),
+    ("level nodes=\u0663", "error message=\"level nodes must be a whole number from 1 to "
+     "4611686018427387904, not '\u0663'\""),
+    ("level move-time=\u0661.5", "error message=\"level move-time must be a number of seconds "
+     "from 0.001 to 1e+07, not '\u0661.5'\""),
+    ("level time=1_0", "error message=\"level time must be a number of seconds from 0 to 1e+07, "
+     "not '1_0'\""),
+    ("set-param name=hash value=\uff15", "error message=\"option hash needs a number, not "
+     "'\uff15'\""),
 ]
 
 
@@ -217,3 +228,13 @@ def test_pydraughts_hub_engine_plays_a_game(tmp_path):
     finally:
         client.quit()
         client.kill_process()
+
+
+def test_a_unicode_digit_is_an_error_line_not_the_end_of_the_process():
+    import subprocess
+    out = subprocess.run([sys.executable, "-m", "engine", "hub"], input=b"hub\nlevel depth=\xc2\xb2\nping\n",
+                         capture_output=True, timeout=60)
+    lines = out.stdout.decode().splitlines()
+    assert out.returncode == 0 and b"Traceback" not in out.stderr
+    assert lines[-2:] == ["error message=\"level depth must be a whole number from 1 to 126, "
+                          "not '\u00b2'\"", "pong"]

@@ -4,6 +4,7 @@ themselves are checked in test_stats.py."""
 import json
 import shlex
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,7 @@ def test_clock_time_control_and_checkers():
     ("illegal", "illegal move '46-41'"),
     ("late", "no answer in time"),
     ("bytes", "illegal move '46-41'"),                   # bad bytes do not stop the reader
+    ("flood", "a line of over 1048576 characters"),     # kept from the referee's memory
 ])
 def test_broken_engines_forfeit_and_the_match_goes_on(mode, reason):
     broken = EngineSpec(f"{sys.executable} {BROKEN} {mode}", "uci", "broken")
@@ -303,3 +305,34 @@ def test_adjudication_from_the_command_line(tmp_path, capsys):
     assert main(["match", "--engine", white, "--engine", white, "--max-plies", "0"]) != 0
     captured = capsys.readouterr()
     assert "adjudication after 0 plies: give 1 or more" in captured.err and not captured.out
+
+
+def test_an_engine_behind_a_shell_leaves_no_process_behind(tmp_path):
+    """An engine started through `sh -c` that hangs: its own process (the shell's child) is
+    ended with its process group when the match ends, not only the shell."""
+    pids = tmp_path / "pids"
+    # The shell runs the engine as its child and waits for it: killing the shell alone would
+    # leave the engine running.
+    command = f"sh -c 'echo $$ >> {pids}; {sys.executable} {BROKEN} hang {pids}; true'"
+    hanging = EngineSpec(command, "uci", "hanging")
+    match = Match([ours(), hanging], "international", TimeControl(movetime=0.05, tolerance=0.5),
+                  OPENINGS[:1], report=None)
+    result = match.run()
+    assert result.forfeits == {"hanging": 2}
+    started = [int(line) for line in pids.read_text().split()]
+    assert len(started) >= 4                          # two starts (one restart): shell and engine
+    deadline = time.monotonic() + 10
+    alive = started
+    while alive and time.monotonic() < deadline:
+        alive = [pid for pid in started if _running(pid)]
+        time.sleep(0.1)
+    assert alive == []
+
+
+def _running(pid: int) -> bool:
+    """Whether the process exists and is no zombie."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

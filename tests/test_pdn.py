@@ -1,6 +1,7 @@
 """Reading game files (engine.pdn): what the match runner writes, and the usual PDN/PGN forms."""
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -100,7 +101,12 @@ def test_errors_name_the_line_and_keep_the_moves_read():
     with pytest.raises(pdn.PdnError, match="no game"):
         pdn.read_game("")
     with pytest.raises(pdn.PdnError, match="missing.pdn: No such file"):
-        pdn.read_games("missing.pdn")
+        pdn.read_games(Path("missing.pdn"))
+    # A string is the text of a game file, never a file's name: nothing is opened.
+    named = pdn.read_games("missing.pdn", "international")
+    assert len(named) == 1 and named[0].moves() == [] and "missing.pdn" in named[0].errors[0]
+    with pytest.raises(pdn.PdnError, match="embedded null byte"):
+        pdn.read_games(Path("bad\0name.pdn"))
     with pytest.raises(ValueError, match="language"):
         pdn.read_games("*", "international", language="fr")
 
@@ -143,7 +149,7 @@ def test_read_write_read_gives_the_same_game(variant):
 BLUNDER_START = "W:W30,31,35,36,37,38,39,40,41,42,44,45,46,48,49,50:B1,2,4,5,6,7,9,10,12,13,15,16,17,19,22,23,29"
 
 
-def test_annotate_finds_a_planted_blunder(tmp_path):
+def test_annotate_finds_a_planted_blunder(tmp_path, capsys):
     from engine.cli import main
     games = tmp_path / "games.pdn"
     games.write_text(f'[White "careless"]\n[FEN "{BLUNDER_START}"]\n1. 38-33 *\n\n'
@@ -151,6 +157,8 @@ def test_annotate_finds_a_planted_blunder(tmp_path):
     out, html = tmp_path / "annotated.pdn", tmp_path / "report.html"
     assert main(["annotate", str(games), "--movetime", "0.3", "--out", str(out),
                  "--html", str(html)]) == 0
+    said = capsys.readouterr().err.splitlines()
+    assert said[0] == "game 1: 1 move, 1 blunder, 0 mistakes, 0 inaccuracies", said
     careless, careful = pdn.read_games(out)
     assert careless.mainline[0].nags == [4]                       # ?? a blunder
     assert "best" in careless.mainline[0].comment
@@ -230,3 +238,59 @@ def test_tolerant_reading_of_common_file_habits():
     assert last.errors == [] and [str(m) for m in last.moves()] == ["31-27"]
     with pytest.raises(pdn.PdnError, match="line 9: the FEN tag"):
         pdn.read_games(text, strict=True)
+
+
+# -- hostile files ---------------------------------------------------------------------------------
+
+def test_reading_is_linear_in_time_and_bounded_in_depth():
+    """Files found by fuzzing to take quadratic time or gigabytes: each reads in about a second
+    here (the bound below is generous for a loaded machine; the old reader took minutes or
+    ran out of memory)."""
+    import time
+    cases = [("1. 32-28 (" + "* " * 100_000, "the result * inside a variation"),
+             ("1. 32-28 " + "(32-28 " * 100_000 + ")" * 100_000, "nested deeper than 100"),
+             ("1. 32-28 " + "{x} " * 250_000 + "*", None),
+             ("1. 32-28 " + "(33-29) " * 100_000 + "*", None)]
+    for text, error in cases:
+        started = time.monotonic()
+        game = pdn.read_game(text, "international")
+        assert time.monotonic() - started < 60
+        assert [str(m) for m in game.moves()] == ["32-28"]
+        if error:
+            assert len(game.errors) == 1 and error in game.errors[0]
+            with pytest.raises(pdn.PdnError, match=re.escape(error)):
+                pdn.read_game(text, "international", strict=True)
+        else:
+            assert game.errors == []
+    assert len(pdn.read_game(cases[3][0], "international").mainline[0].variations) == 100_000
+    assert pdn.read_game(cases[2][0], "international").mainline[0].comment == " ".join(["x"] * 250_000)
+
+
+def test_deep_variations_read_and_write_up_to_the_limit():
+    def nested(depth):
+        return "1. 32-28 " + "(33-29 " * depth + ")" * depth + " *"
+    game = pdn.read_game(nested(pdn.MAX_NESTING), "international", strict=True)
+    again = pdn.read_game(pdn.write_game(game), strict=True)
+    assert pdn.write_game(again) == pdn.write_game(game)
+    with pytest.raises(pdn.PdnError, match="nested deeper than 100"):
+        pdn.read_game(nested(pdn.MAX_NESTING + 1), "international", strict=True)
+    # A game made in Python with deeper variations is refused by the writer, not a RecursionError.
+    board = engine.Board("international")
+    move = board.parse_move("32-28")
+    root = pdn.Node(move)
+    node = root
+    for _ in range(10_000):
+        deeper = pdn.Node(move)
+        node.variations.append([deeper])
+        node = deeper
+    made = pdn.Game({}, "international", board.fen(), [root])
+    with pytest.raises(pdn.PdnError, match="nested deeper than 100"):
+        pdn.write_game(made)
+
+
+def test_only_text_paths_and_files_are_sources():
+    import io
+    with pytest.raises(TypeError, match="not int"):
+        pdn.read_games(3)
+    assert [str(m) for m in pdn.read_game(io.StringIO("1. 32-28 *"), "international").moves()] == ["32-28"]
+    assert [str(m) for m in pdn.read_game(io.BytesIO(b"1. 32-28 *"), "international").moves()] == ["32-28"]

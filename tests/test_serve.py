@@ -39,11 +39,14 @@ def server(tmp_path_factory):
     lobby.close_all()
 
 
-def call(url, method, path, data=None):
-    """(status, payload) of one request; JSON payloads decoded."""
+def call(url, method, path, data=None, headers=None):
+    """(status, payload) of one request; JSON payloads decoded. A POST sends JSON (an empty
+    object when no data is given), as the page does."""
+    if data is None and method != "GET":
+        data = {}
     body = None if data is None else (data if isinstance(data, bytes) else json.dumps(data).encode())
     request = urllib.request.Request(url + path.lstrip("/"), data=body, method=method,
-                                     headers={"Content-Type": "application/json"})
+                                     headers={"Content-Type": "application/json", **(headers or {})})
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             status, raw, kind = response.status, response.read(), response.headers["Content-Type"]
@@ -391,6 +394,7 @@ def test_special_moves_have_their_own_controls():
 
 def test_random_requests_never_break_the_server(server):
     """Any JSON a page could send gets 200 or a 400 with a message, never a server error."""
+    pytest.importorskip("hypothesis", reason="property tests need hypothesis (pip install '.[test]')")
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
@@ -451,3 +455,180 @@ def test_a_port_in_use_is_a_clear_error():
         done = subprocess.run([sys.executable, "-m", "engine", "serve", "--port", str(port)],
                               capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and f"cannot listen on 127.0.0.1:{port}" in done.stdout
+
+
+# -- safe to leave running -------------------------------------------------------------------------
+
+def raw_request(url, text: bytes, timeout=30.0) -> tuple[int, bytes]:
+    """Send ``text`` as the whole request on a socket of its own: (status, body)."""
+    import socket
+    host, port = url.split("//")[1].rstrip("/").rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=timeout) as conn:
+        conn.sendall(text)
+        data = b""
+        while chunk := conn.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body
+
+
+def test_a_request_never_opens_a_path_of_the_server(server, tmp_path):
+    _, url = server
+    real = tmp_path / "real.pdn"
+    real.write_text('[GameType "20"]\n1. 32-28 19-23 *\n')
+    answers = []
+    for text in ("/etc/passwd", str(real), str(tmp_path / "missing.pdn"), "x\0.pdn"):
+        status, made = call(url, "POST", "/api/load", {"text": text, "variant": "international"})
+        answers.append((status, made))
+        # Read as a game file: its one word is no move, so the game has no moves and a warning
+        # that quotes the text itself; nothing says whether such a file exists.
+        assert status == 200 and made["state"]["line"] == [], (text, made)
+        assert len(made["warnings"]) == 1 and "No such file" not in made["warnings"][0]
+        assert "root:" not in json.dumps(made)
+        call(url, "POST", f"/api/games/{made['id']}/close")
+    assert "is not a square" in answers[0][1]["warnings"][0]
+    status, answer = call(url, "POST", "/api/load", {"text": "1. 32-28 *", "variant": "../x"})
+    assert status == 400 and "unknown game" in answer["error"]
+    for name in ("../serve.py", "..%2Fserve.py", "%2e%2e/serve.py", "index.html/../../serve.py"):
+        status, answer = call(url, "GET", f"/static/{name}")
+        assert status == 404, name
+
+
+def test_only_json_from_the_page_itself_changes_anything(server):
+    lobby, url = server
+    before = len(lobby.games)
+    for headers, want in (({"Content-Type": "text/plain"}, 415),
+                          ({"Content-Type": "application/x-www-form-urlencoded"}, 415),
+                          ({"Origin": "http://attacker.example"}, 403),
+                          ({"Origin": "null"}, 403),
+                          ({"Sec-Fetch-Site": "cross-site"}, 403)):
+        status, answer = call(url, "POST", "/api/games", {"variant": "international"}, headers)
+        assert status == want and answer["error"], headers
+    assert len(lobby.games) == before
+    own = url.rstrip("/")
+    status, made = call(url, "POST", "/api/games", {"variant": "international"},
+                        {"Origin": own, "Sec-Fetch-Site": "same-origin"})
+    assert status == 200
+    status, answer = call(url, "POST", f"/api/games/{made['id']}/close", None,
+                          {"Content-Type": "text/plain"})
+    assert status == 415 and made["id"] in lobby.games
+    assert call(url, "POST", f"/api/games/{made['id']}/close")[0] == 200
+
+
+def test_only_the_servers_own_host_names_are_served(server):
+    _, url = server
+    port = url.rstrip("/").rsplit(":", 1)[1]
+    for host in ("attacker.example", f"attacker.example:{port}", "127.0.0.2", "[::2]", ""):
+        status, body = raw_request(url, f"GET /api/variants HTTP/1.1\r\nHost: {host}\r\n"
+                                        f"Connection: close\r\n\r\n".encode())
+        assert status == 403 and b"does not answer for host" in body, host
+    for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"LOCALHOST:{port}", "localhost",
+                 f"[::1]:{port}"):
+        status, _ = raw_request(url, f"GET /api/variants HTTP/1.1\r\nHost: {host}\r\n"
+                                     f"Connection: close\r\n\r\n".encode())
+        assert status == 200, host
+    assert serve.allowed_hosts("0.0.0.0", ["board.lan"]) == {"127.0.0.1", "localhost", "[::1]",
+                                                              "board.lan"}
+    assert "[::1]" in serve.allowed_hosts("::1")
+
+
+def test_hostile_bodies_get_a_400_or_413(server):
+    lobby, url = server
+    before = len(lobby.games)
+    status, answer = call(url, "POST", "/api/games",
+                          b'{"variant": "international", "movetime": 1' + b"0" * 400 + b"}")
+    assert status == 400 and "between 0.05 and 60" in answer["error"]
+    status, answer = call(url, "POST", "/api/games", b'{"a":' * 3000)
+    assert status == 400 and answer["error"]
+    status, answer = call(url, "POST", "/api/games", b"[" * 100000 + b"]" * 100000)
+    assert status == 400 and answer["error"]
+    status, answer = call(url, "POST", "/api/games", {"variant": "international",
+                                                      "movetime": 1e308})
+    assert status == 400
+    status, _ = raw_request(url, b"POST /api/load HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                 b"Content-Type: application/json\r\nContent-Length: "
+                                 + str(serve.MAX_BODY + 1).encode() + b"\r\nConnection: close"
+                                 b"\r\n\r\n" + b" " * 1000)
+    assert status == 413
+    assert len(lobby.games) == before
+
+
+def test_hostile_game_files_read_in_bounded_time_and_memory(server):
+    """The three slow game files found by fuzzing: each answers in linear time (seconds at
+    most where they took minutes or gigabytes) and says what it refused."""
+    _, url = server
+    for text, said in (("1. 32-28 (" + "* " * 16000, "inside a variation"),
+                       ("1. 32-28 " + "(32-28 " * 10 ** 5 + ")" * 10 ** 5, "nested deeper than"),
+                       ("1. 32-28 " + "{x} " * 10 ** 5 + "*", None)):
+        status, made = call(url, "POST", "/api/load", {"text": text, "variant": "international"})
+        assert status == 200 and made["state"]["line"] == ["32-28"]
+        if said:
+            assert said in made["warnings"][0]
+        call(url, "POST", f"/api/games/{made['id']}/close")
+
+
+def test_the_game_limit_holds_under_simultaneous_requests(monkeypatch):
+    import concurrent.futures
+    monkeypatch.setattr(serve, "MAX_GAMES", 5)
+    httpd, lobby, url = serve.start(port=0, hash_mb=1)
+    try:
+        def make(_):
+            return call(url, "POST", "/api/games", {"variant": "checkers"})[0]
+        with concurrent.futures.ThreadPoolExecutor(40) as pool:
+            statuses = list(pool.map(make, range(40)))
+        # Every connection was answered (none reset), and exactly the limit was made.
+        assert statuses.count(200) == 5 and statuses.count(400) == 35
+        assert len(lobby.games) == 5
+    finally:
+        httpd.shutdown()
+        lobby.close_all()
+
+
+def test_half_sent_requests_hold_no_thread(monkeypatch):
+    import socket
+    import threading
+    httpd, lobby, url = serve.start(port=0, hash_mb=1)
+    host, port = url.split("//")[1].rstrip("/").rsplit(":", 1)
+    held = []
+    try:
+        threads_before = threading.active_count()
+        for _ in range(60):
+            conn = socket.create_connection((host, int(port)), timeout=10)
+            conn.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100"
+                         b"\r\nContent-Type: application/json\r\n\r\n{")
+            held.append(conn)
+        # The page still gets its answers, and no thread was started per connection.
+        status, info = call(url, "GET", "/api/variants")
+        assert status == 200 and info["variants"]
+        assert threading.active_count() <= threads_before + serve.THREADS
+    finally:
+        for conn in held:
+            conn.close()
+        httpd.shutdown()
+        lobby.close_all()
+
+
+def test_idle_connections_are_dropped(monkeypatch):
+    import socket
+    monkeypatch.setattr(serve, "IDLE_TIMEOUT", 1)
+    httpd, lobby, url = serve.start(port=0, hash_mb=1)
+    host, port = url.split("//")[1].rstrip("/").rsplit(":", 1)
+    try:
+        with socket.create_connection((host, int(port)), timeout=60) as conn:
+            conn.sendall(b"GET /api/variants HTTP/1.1\r\nHost: 127.0.0.1\r\n")   # never ends
+            started = time.monotonic()
+            assert conn.recv(1000) == b""          # the server closed it
+            assert time.monotonic() - started < 50
+    finally:
+        httpd.shutdown()
+        lobby.close_all()
+
+
+def test_a_bad_port_is_a_clear_error():
+    import subprocess
+    import sys
+    for port in ("70000", "-1", "80x", "\u00b2"):
+        done = subprocess.run([sys.executable, "-m", "engine", "serve", "--port", port],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2 and "a port is a number from 0 to 65535" in done.stderr
+        assert "Traceback" not in done.stderr

@@ -154,6 +154,13 @@ ERRORS = [
     ("go perft 65", "info string error go perft must be at most 64, not 65"),
     ("setoption name Hash value " + "9" * 25, "info string error option Hash needs a number, not '"
      + "9" * 25 + "'"),
+    # Numbers are ASCII digits only: int() reads other scripts' digits, '1_0' and '+5'.
+    ("go depth \u0663", "info string error go depth needs a number, not '\u0663'"),
+    ("go movetime 1_000", "info string error go movetime needs a number, not '1_000'"),
+    ("setoption name Hash value \uff15", "info string error option Hash needs a number, not "
+     "'\uff15'"),
+    ("position fen W:W3\u00b2:B1", "info string error FEN 'W:W3\u00b2:B1': '3\u00b2' is not a "
+     "square of international"),
 ]
 
 
@@ -316,3 +323,60 @@ def test_quit_ends_the_process_cleanly_while_its_input_stays_open(protocol, gree
         proc.stdin.close()
     assert code == 0, proc.stderr.read()
     assert "Fatal" not in proc.stderr.read()
+
+
+def test_unicode_digits_in_every_game_are_error_lines(uci):
+    cases = {"dipole": "W:We\u00b2.1:Bd8.12", "chapinas": "B:W1.\u00b2:B50.4",
+             "superajedrez": "4k2\u00b2/8/8/8/8/8/8/4K3[] w - - 0 1",
+             "superdimensiones": "dcdcdc/cdcdcd/6/6/bababa/ababab a MCAWR - 0\u00b2 0"}
+    for variant, fen in cases.items():
+        uci.send(f"setoption name UCI_Variant value {variant}", "position startpos")
+        before = fen_of(uci)
+        answer = uci.send(f"position fen {fen}")
+        assert len(answer) == 1 and answer[0].startswith("info string error FEN "), answer
+        assert fen_of(uci) == before and uci.send("isready") == ["readyok"]
+
+
+def _interrupted_uci(commands: str, sig):
+    import signal
+    process = subprocess.Popen([sys.executable, "-m", "engine", "uci"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    process.stdin.write(commands.encode())
+    process.stdin.flush()
+    # Wait until the search runs (its first info line), then interrupt it.
+    while not process.stdout.readline().startswith(b"info depth"):
+        pass
+    process.send_signal(sig)
+    try:
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    return process.returncode, err
+
+
+@pytest.mark.parametrize("name", ["SIGINT", "SIGTERM"])
+def test_an_interrupt_during_a_search_stops_it_before_exiting(name):
+    """Ctrl-C during `go infinite` once ended in a crash (the search threads still ran while
+    the interpreter shut down): the search is stopped and joined first."""
+    import signal
+    for _ in range(3):
+        code, err = _interrupted_uci("uci\nsetoption name Threads value 2\nposition startpos\n"
+                                     "go infinite\n", getattr(signal, name))
+        assert code == 130 and err == b"", (code, err[-500:])
+
+
+def test_a_closed_output_ends_the_session_quietly():
+    import os
+    reading, writing = os.pipe()
+    process = subprocess.Popen([sys.executable, "-m", "engine", "uci"], stdin=subprocess.PIPE,
+                               stdout=writing, stderr=subprocess.PIPE)
+    os.close(writing)
+    os.close(reading)                    # nobody will read what the engine writes
+    try:
+        process.stdin.write(b"uci\nisready\ngo depth 30\n")
+        process.stdin.flush()
+    except BrokenPipeError:
+        pass                             # it may have gone already
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 0 and err == b"", err[-500:]

@@ -3,7 +3,7 @@
 # functions directly; nothing here runs inside move generation or search.
 
 
-from .errors import IllegalMoveError, InvalidFenError, PerftStopped, UnknownVariantError
+from .errors import IllegalMoveError, InvalidFenError, PerftStopped, UnknownVariantError, is_digits
 from .types import Color, Outcome, Termination
 from .rulesets import DRAUGHTS_VARIANTS
 from .geometry import FILES
@@ -231,7 +231,7 @@ cdef class DraughtsBoard(GameBoard):
         number = None
         if spec.numbered_pieces:
             name, dot, num_text = body.partition(".")
-            if not dot or not num_text.isdigit() or not 0 <= int(num_text) <= 19:
+            if not dot or not is_digits(num_text) or not 0 <= int(num_text) <= 19:
                 raise InvalidFenError(
                     f"FEN {fen!r}: piece {token!r} needs its number 0-19, as in 17.3 or K17.3")
             number = int(num_text)
@@ -240,7 +240,7 @@ cdef class DraughtsBoard(GameBoard):
             lo, _, hi = body.partition("-")
             if hi.startswith("K"):
                 hi = hi[1:]
-            if not (lo.isdigit() and hi.isdigit()) or lo not in spec.bit_of or hi not in spec.bit_of \
+            if not (is_digits(lo) and is_digits(hi)) or lo not in spec.bit_of or hi not in spec.bit_of \
                     or int(lo) > int(hi):
                 raise InvalidFenError(f"FEN {fen!r}: bad square range {token!r}")
             return [(spec.bit_of[str(n)], king, None) for n in range(int(lo), int(hi) + 1)]

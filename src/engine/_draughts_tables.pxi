@@ -759,21 +759,22 @@ cdef int expected_code(const Ctx* c, Pos* p) noexcept nogil:
 cdef int verify_range(const Ctx* c, int wm, int wk, int bm, int bk, const value_t* val,
                       u64 start, u64 stop, u64* wrong, int max_wrong, u64* counts) noexcept nogil:
     """Check entries start..stop-1 of a slice (val[0] is entry start) against expected_code (an
-    invalid index must hold INVALID). counts = (checked, wrong); the first max_wrong wrong
-    indices go to `wrong`. Returns 0, -1 out of memory, -3 a successor slice missing."""
+    invalid index must hold INVALID). counts = (checked, wrong, underived: a successor holds no
+    value, a corrupt entry or a missing slice, so the entry's value cannot be worked out); the
+    first max_wrong wrong indices go to `wrong`. Returns 0."""
     cdef Pos p
     cdef u64 idx
-    cdef int want, stored, err = 0
-    counts[0] = 0
-    counts[1] = 0
+    cdef int want, stored
+    counts[0] = counts[1] = counts[2] = 0
     for idx in range(start, stop):
         if not decode(c, idx, wm, wk, bm, bk, &p):
             want = INVALID
         else:
             want = expected_code(c, &p)
             if want < 0:
-                err = -3
-                break
+                counts[0] += 1
+                counts[2] += 1
+                continue
         counts[0] += 1
         stored = stored_code(val, idx - start)
         if stored == CAPTURE_MARK:             # an unpacked slice stores nothing here
@@ -784,7 +785,7 @@ cdef int verify_range(const Ctx* c, int wm, int wk, int bm, int bk, const value_
             if counts[1] < <u64>max_wrong:
                 wrong[counts[1]] = idx
             counts[1] += 1
-    return err
+    return 0
 
 
 cdef void stream_range(const Ctx* c, int wm, int wk, int bm, int bk, const value_t* val,
@@ -1305,8 +1306,9 @@ cdef class DraughtsTableSet(ProbeSource):
 
     def verify(self, tuple signature, start=0, stop=None, int max_wrong=10):
         """Re-derive entries start..stop of an attached slice from their successors (the
-        retrograde rule, position by position); (checked, wrong count, first wrong indices).
-        A compressed slice is checked through its values as probed (see expand)."""
+        retrograde rule, position by position); (checked, wrong count, first wrong indices,
+        underived count: entries a successor of which holds no value). A compressed slice is
+        checked through its values as probed (see expand)."""
         wm, wk, bm, bk = signature
         if signature not in self._arrays and signature not in self._packed:
             raise ValueError(f"slice {signature} is not attached")
@@ -1319,22 +1321,20 @@ cdef class DraughtsTableSet(ProbeSource):
         cdef const uint8_t[::1] narrow
         cdef const uint16_t[::1] wide
         cdef u64 wrong[64]
-        cdef u64 counts[2]
-        cdef int err, a = wm, b = wk, cc = bm, d = bk, mw = min(max(max_wrong, 0), 64)
+        cdef u64 counts[3]
+        cdef int a = wm, b = wk, cc = bm, d = bk, mw = min(max(max_wrong, 0), 64)
         cdef u64 lo = start, hi = stop
         if hi <= lo:
-            return 0, 0, []
+            return 0, 0, [], 0
         if values.dtype == np.uint8:
             narrow = values
             with nogil:
-                err = verify_range(self.c, a, b, cc, d, &narrow[0], lo, hi, wrong, mw, counts)
+                verify_range(self.c, a, b, cc, d, &narrow[0], lo, hi, wrong, mw, counts)
         else:
             wide = values
             with nogil:
-                err = verify_range(self.c, a, b, cc, d, &wide[0], lo, hi, wrong, mw, counts)
-        if err:
-            raise RuntimeError(f"slice {signature}: {_ERRORS[err]}")
-        return counts[0], counts[1], [wrong[i] for i in range(min(counts[1], mw))]
+                verify_range(self.c, a, b, cc, d, &wide[0], lo, hi, wrong, mw, counts)
+        return counts[0], counts[1], [wrong[i] for i in range(min(counts[1], mw))], counts[2]
 
     # -- compressed slices --
 

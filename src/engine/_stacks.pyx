@@ -20,7 +20,7 @@ from ._game cimport (GameBoard, GameOps, ProbeSource, SMove, RULE_NONE, RULE_DRA
                      SEARCH_MAX_MOVES, UNDO_MAX, POS_MAX, Feature, LinearEval, LINEAR_MAX_FEATURES,
                      linear_value)
 
-from .errors import IllegalMoveError, InvalidFenError, PerftStopped, UnknownVariantError
+from .errors import IllegalMoveError, InvalidFenError, PerftStopped, UnknownVariantError, is_digits
 from .geometry import algebraic, build_geometry
 from .types import Color, Outcome, Termination
 from .rulesets import STACK_VARIANTS

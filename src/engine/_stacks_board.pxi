@@ -142,7 +142,7 @@ cdef class StackBoard(GameBoard):
                 if fr is None or fr not in g.bit_at:
                     raise InvalidFenError(f"FEN {fen!r}: {square!r} is not a dark square of "
                                           f"{self.spec.name}")
-                if not dot or not height.isdigit() or not 1 <= int(height) <= self.R.total:
+                if not dot or not is_digits(height) or not 1 <= int(height) <= self.R.total:
                     raise InvalidFenError(f"FEN {fen!r}: stack {token.strip()!r} needs a height "
                                           f"1-{self.R.total}, as in e1.12")
                 b = g.bit_at[fr]
@@ -285,7 +285,7 @@ cdef class StackBoard(GameBoard):
 
 
 def _square_coords(name):
-    if len(name) < 2 or name[0] not in "abcdefghij" or not name[1:].isdigit():
+    if len(name) < 2 or name[0] not in "abcdefghij" or not is_digits(name[1:]):
         return None
     return "abcdefghij".index(name[0]), int(name[1:]) - 1
 

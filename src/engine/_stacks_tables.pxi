@@ -214,7 +214,8 @@ cdef int t_verify_range(const TCtx* c, int w, int b, const uint16_t* val, u64 st
                         u64* wrong, int max_wrong, u64* counts) noexcept nogil:
     """Check entries start..stop-1 of a slice against the rule t_solve applies (the shortest win
     through a lost successor, else the longest loss), from the stored successors' values.
-    counts = (checked, wrong). Returns 0, -1 out of memory, -3 a successor missing."""
+    counts = (checked, wrong, underived: a successor holds no value, so the entry's cannot be
+    worked out). Returns 0 or -1 out of memory."""
     cdef Move* moves = <Move*>malloc(SEARCH_MAX_MOVES * sizeof(Move))
     cdef Pos p
     cdef Undo u
@@ -223,8 +224,7 @@ cdef int t_verify_range(const TCtx* c, int w, int b, const uint16_t* val, u64 st
     cdef uint16_t v, want
     if moves == NULL:
         return -1
-    counts[0] = 0
-    counts[1] = 0
+    counts[0] = counts[1] = counts[2] = 0
     for idx in range(start, stop):
         if not t_decode(c, idx, w, b, &p):
             want = T_INVALID
@@ -237,7 +237,7 @@ cdef int t_verify_range(const TCtx* c, int w, int b, const uint16_t* val, u64 st
                 v = t_lookup(c, &p)
                 unmake(c.R, &p, &moves[i], &u)
                 if v < 2:
-                    err = -3
+                    err = 1
                     break
                 child_plies = (v - 2) >> 1
                 if not ((v - 2) & 1):
@@ -246,7 +246,10 @@ cdef int t_verify_range(const TCtx* c, int w, int b, const uint16_t* val, u64 st
                 elif child_plies + 1 > worst_loss:
                     worst_loss = child_plies + 1
             if err:
-                break
+                err = 0
+                counts[0] += 1
+                counts[2] += 1
+                continue
             want = <uint16_t>(2 + 2 * best_win + 1) if best_win >= 0 else <uint16_t>(2 + 2 * worst_loss)
         counts[0] += 1
         if val[idx] != want:
@@ -415,7 +418,8 @@ cdef class StackTableSet(ProbeSource):
 
     def verify(self, tuple signature, start=0, stop=None, int max_wrong=10):
         """Re-derive entries start..stop of an attached slice from their successors;
-        (checked, wrong count, first wrong indices)."""
+        (checked, wrong count, first wrong indices, underived count: entries a successor of
+        which holds no value)."""
         w, b = signature
         if signature not in self._arrays:
             raise ValueError(f"slice {signature} is not attached")
@@ -423,14 +427,14 @@ cdef class StackTableSet(ProbeSource):
         stop = size if stop is None else min(stop, size)
         cdef const uint16_t[::1] view = self._arrays[signature]
         cdef u64 wrong[64]
-        cdef u64 counts[2]
+        cdef u64 counts[3]
         cdef int err, ww = w, bb = b, mw = min(max(max_wrong, 0), 64)
         cdef u64 lo = start, hi = stop
         with nogil:
             err = t_verify_range(self.c, ww, bb, &view[0], lo, hi, wrong, mw, counts)
         if err:
-            raise RuntimeError(f"slice {signature}: {_STACK_TABLE_ERRORS[err]}")
-        return counts[0], counts[1], [wrong[i] for i in range(min(counts[1], mw))]
+            raise MemoryError(f"slice {signature}: {_STACK_TABLE_ERRORS[err]}")
+        return counts[0], counts[1], [wrong[i] for i in range(min(counts[1], mw))], counts[2]
 
     def position(self, tuple signature, u64 index):
         """(side to move, {bit: height} of White, of Black) of a slice's entry, or None."""

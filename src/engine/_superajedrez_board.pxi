@@ -422,7 +422,7 @@ cdef Pos _parse_fen(fen) except *:
         while i < len(rank_text):
             ch = rank_text[i]
             i += 1
-            if ch.isdigit():
+            if is_digits(ch):
                 f += int(ch)
                 continue
             if ch.upper() not in _LETTERS or f > 7:
@@ -513,7 +513,7 @@ cdef Pos _parse_fen(fen) except *:
         p.ep = <uint8_t>sq
         p.ep_keyed = 1 if PAWN_ATT[mover][sq] & p.pieces[p.stm][PAWN] else 0
     if len(fields) == 6:
-        if not fields[4].isdigit() or not fields[5].isdigit() or int(fields[5]) < 1:
+        if not is_digits(fields[4]) or not is_digits(fields[5]) or int(fields[5]) < 1:
             raise InvalidFenError(f"FEN {fen!r}: halfmove clock and fullmove number must be "
                                   f"whole numbers (fullmove from 1)")
         if int(fields[4]) > 9999 or int(fields[5]) > 9999:

@@ -31,7 +31,7 @@ from ._game cimport (GameBoard, GameOps, SMove, RULE_NONE, RULE_DRAW, END_NONE,
 
 import numpy as np
 
-from .errors import IllegalMoveError, InvalidFenError, PerftStopped, UnknownVariantError
+from .errors import IllegalMoveError, InvalidFenError, PerftStopped, UnknownVariantError, is_digits
 from .types import Color, Outcome, Termination
 from .evaluation import SUPERDIMENSIONES_WEIGHTS
 

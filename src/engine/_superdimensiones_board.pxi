@@ -251,7 +251,7 @@ cdef class SuperDimensionesBoard(GameBoard):
                                           f"or a list such as A1,B= (sub-game, then 1, 2 or =)")
                 p.ended["AB".index(item[0])] = _CODE_RESULTS[item[1]]
         for g, value in enumerate(fields[4:6]):
-            if not value.isdigit() or int(value) > NO_PROGRESS_PLIES:
+            if not is_digits(value) or int(value) > NO_PROGRESS_PLIES:
                 raise InvalidFenError(f"FEN {fen!r}: clock {value!r} must be 0-"
                                       f"{NO_PROGRESS_PLIES} plies")
             p.clock[g] = int(value)

@@ -6,11 +6,12 @@ import argparse
 import os
 import sys
 import time
+from pathlib import Path
 
 from . import Board, Engine, __version__, divide, games, perft, variants
 from .bench import DEFAULT_DEPTH, DEFAULT_HASH_MB, run_bench
 from .egdb import LZ4_LEVEL, ZSTD_LEVEL
-from .errors import EngineError
+from .errors import EngineError, whole_number
 from .parallel import ray_address
 from .types import Termination
 
@@ -27,6 +28,8 @@ commands:
   moves      show a position, its legal moves and whether the game has ended
   show       draw a position: the text diagram, or an SVG or PNG picture
   annotate   analyse every move of the games of a PDN/PGN file and mark the mistakes
+  serve      the web board: play and analyse every game in a browser
+  openings   list the named opening sets, or print the positions of one
   selfplay   play the engine against itself and keep positions for training its evaluation
   train      fit the learned evaluation to self-play games; writes a weights file
   egdb       build, describe or verify endgame tables (draughts, Dipole): exact results by retrograde analysis
@@ -34,6 +37,7 @@ commands:
   variants   list the implemented variants
 
 Positions are FEN strings as in NOTATION.md, e.g. W:W31-50:B1-20 for international draughts.
+Times are in seconds everywhere (--movetime 0.5, --tc 10+0.1).
 Run `python -m engine COMMAND --help` for the options of a command."""
 
 
@@ -75,7 +79,7 @@ def cmd_analyse(args) -> int:
     if args.nodes is not None:
         limits["nodes"] = args.nodes
     if args.movetime is not None:
-        limits["movetime"] = args.movetime / 1000
+        limits["movetime"] = args.movetime
     if not limits:
         limits["movetime"] = 5.0
     result = engine.search(board, multipv=args.multipv, info=lambda info: print(info, flush=True),
@@ -214,12 +218,15 @@ def _report_verify(report, tables) -> int:
     for name, stream, block in report.bad_blocks:
         print(f"CORRUPT: {name} block {block} of its {stream} file does not inflate (delete the "
               f"slice's files and its manifest entry, build and compress again)")
-    if not report.wrong:
-        return 1
-    print(f"WRONG: {report.wrong:,} of {report.checked:,} entries of {tables.folder} disagree "
-          f"with their successors; the first:")
-    for name, index, text in report.examples:
-        print(f"  {name} entry {index}: {text}")
+    if report.wrong:
+        print(f"WRONG: {report.wrong:,} of {report.checked:,} entries of {tables.folder} "
+              f"disagree with their successors; the first:")
+        for name, index, text in report.examples:
+            print(f"  {name} entry {index}: {text}")
+    if report.underived:
+        print(f"UNDERIVED: {report.underived:,} entries could not be checked: a successor holds "
+              f"no value (a corrupt entry{', among the wrong ones above' if report.wrong else ''}"
+              f", or a slice missing from the set)")
     return 1
 
 
@@ -237,7 +244,7 @@ def cmd_solve(args) -> int:
         from .egdb import reachable_slices, verify
         if _report_verify(verify(tables, reachable_slices(tables, board)), tables):
             return 1
-    solution = solve(board, tables, movetime=args.movetime / 1000)
+    solution = solve(board, tables, movetime=args.movetime)
     print(solution)
     return 0
 
@@ -267,9 +274,12 @@ def cmd_moves(args) -> int:
 def cmd_show(args) -> int:
     from . import svg
     board = _board(args)
-    moves = [board.parse_move(m) for m in args.moves.split()] if args.moves else []
-    for move in moves:
-        board.push(move)
+    moves = []
+    for number, text in enumerate(args.moves.split() if args.moves else [], 1):
+        try:
+            moves.append(board.push(text))        # each move read in the position it is played in
+        except EngineError as exc:
+            raise EngineError(f"--moves, move {number}: {exc}") from None
     arrows = []
     for item in args.arrow or []:
         a, sep, b = item.partition("-")
@@ -304,7 +314,7 @@ def cmd_annotate(args) -> int:
     games = []
     for path in args.files:
         try:
-            read = pdn.read_games(path, args.variant, strict=True)
+            read = pdn.read_games(Path(path), args.variant, strict=True)
         except OSError as exc:
             raise EngineError(f"{path}: {exc.strerror}") from None
         except pdn.PdnError as exc:
@@ -325,9 +335,16 @@ def cmd_annotate(args) -> int:
     for number, report in enumerate(reports, 1):
         counts = {label: sum(m.label == label for m in report.moves)
                   for _, _, _, label in annotate.THRESHOLDS}
-        print(f"game {number}: {len(report.moves)} moves, " + ", ".join(
-            f"{n} {label}{'s' if n != 1 else ''}" for label, n in counts.items()), file=sys.stderr)
+        print(f"game {number}: {len(report.moves)} {_plural('move', len(report.moves))}, " + ", ".join(
+            f"{n} {_plural(label, n)}" for label, n in counts.items()), file=sys.stderr)
     return 0
+
+
+def _plural(noun: str, count: int) -> str:
+    """'blunder' -> 'blunders', 'inaccuracy' -> 'inaccuracies' (for counts other than 1)."""
+    if count == 1:
+        return noun
+    return noun[:-1] + "ies" if noun.endswith("y") else noun + "s"
 
 
 def cmd_serve(args) -> int:
@@ -361,15 +378,45 @@ def codec_level(what: str, highest: int):
     """argparse type of a codec's level option ("a zstd level"): an integer from 1 to
     `highest`."""
     def level(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = 0
+        value = whole_number(text) or 0
         if not 1 <= value <= highest:
             raise argparse.ArgumentTypeError(f"{what} is an integer from 1 to {highest}, "
                                              f"not {text!r}")
         return value
     return level
+
+
+# A bare --movetime of this many seconds or more is refused: analyse and solve once read
+# milliseconds, and an old command line must not silently think a thousand times longer.
+BARE_SECONDS_LIMIT = 100
+
+
+def seconds(text: str) -> float:
+    """argparse type of a time in seconds: '0.5', '2', '2s' or '500ms'. Written bare, it must
+    be under BARE_SECONDS_LIMIT (a larger number names its unit: '300s')."""
+    from .errors import decimal
+    unit, number = 1.0, text
+    if text.endswith("ms"):
+        unit, number = 1e-3, text[:-2]
+    elif text.endswith("s"):
+        number = text[:-1]
+    value = decimal(number)
+    if value is None or value <= 0:
+        raise argparse.ArgumentTypeError(f"a time is a positive number of seconds ('0.5', '2s' "
+                                         f"or '500ms'), not {text[:40]!r}")
+    if number == text and value >= BARE_SECONDS_LIMIT:
+        raise argparse.ArgumentTypeError(
+            f"{text} seconds? Times are in seconds (analyse and solve once took milliseconds): "
+            f"write {value / 1000:g} for {value:g} ms, or {text}s if you mean {value:g} seconds")
+    return value * unit
+
+
+def port_number(text: str) -> int:
+    """argparse type of a TCP port: 0 (any free port) to 65535."""
+    from .errors import is_digits
+    if not is_digits(text) or len(text) > 5 or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, not {text[:40]!r}")
+    return int(text)
 
 
 def ray_option(p, units: str) -> None:
@@ -414,7 +461,8 @@ def build_parser() -> argparse.ArgumentParser:
                        "nodes per second, time, hash use, principal variation), then the best "
                        "move. Without a limit it searches for 5 seconds.")
     positional(p)
-    p.add_argument("--movetime", type=int, metavar="MS", help="search time in milliseconds")
+    p.add_argument("--movetime", type=seconds, metavar="SECONDS",
+                   help="search time in seconds ('0.5', '2s' or '500ms')")
     p.add_argument("--depth", type=int, help="search depth in plies")
     p.add_argument("--nodes", type=int, help="node budget")
     p.add_argument("--multipv", type=int, default=1, help="number of best moves to show (default 1)")
@@ -562,8 +610,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "answers only when it proves a win or a loss and says 'unknown' otherwise.")
     positional(p)
     p.add_argument("--dir", "-d", default="egdb", help="the table directory (default: ./egdb)")
-    p.add_argument("--movetime", type=int, default=5000, metavar="MS",
-                   help="search time when the tables do not hold the position (default 5000)")
+    p.add_argument("--movetime", type=seconds, default=5.0, metavar="SECONDS",
+                   help="search time in seconds when the tables do not hold the position "
+                   "(default 5)")
     p.add_argument("--require-tables", action="store_true",
                    help="fail when no tables are found instead of only searching")
     p.add_argument("--verify", action="store_true",
@@ -586,7 +635,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "prefixed with hub: for a Hub engine (uci: is the default); without "
                        "--engine, this engine plays itself. An engine that crashes, runs out of "
                        "time or plays an illegal move loses that game and is restarted. Prints a "
-                       "line per game, then wins/draws/losses, the Elo difference with its 95%% "
+                       "line per game, then wins/draws/losses, the Elo difference with its 95% "
                        "interval and, with --sprt, the SPRT verdict.",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
                        epilog="example: python -m engine match --engine 'hub:dame hub' "
@@ -703,7 +752,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", metavar="FILE", help="PDN/PGN files")
     p.add_argument("--variant", "-v", default=None, choices=variants(),
                    help="the game of files without Variant/GameType tags (default: international)")
-    p.add_argument("--movetime", type=float, default=0.5,
+    p.add_argument("--movetime", type=seconds, default=0.5, metavar="SECONDS",
                    help="seconds per position (two positions a move; default 0.5)")
     p.add_argument("--hash", type=int, default=64, help="transposition table MB (default 64)")
     p.add_argument("--out", "-o", metavar="FILE", help="write the annotated games here")
@@ -721,10 +770,15 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog="examples:\n  python -m engine serve                 # "
                        "http://127.0.0.1:8000/\n  python -m engine serve --port 8080 --open "
                        "--egdb egdb")
-    p.add_argument("--port", type=int, default=8000, help="the port to listen on (default 8000; "
-                   "0: any free port)")
+    p.add_argument("--port", type=port_number, default=8000, help="the port to listen on "
+                   "(default 8000; 0: any free port)")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default "
-                   "127.0.0.1, this machine only)")
+                   "127.0.0.1, this machine only; 0.0.0.0 lets other machines in)")
+    p.add_argument("--allow-host", action="append", metavar="NAME",
+                   help="a name by which browsers reach this server, beside 127.0.0.1, "
+                   "localhost, [::1] and --host (repeatable): requests for any other name are "
+                   "refused, which keeps web pages that point a name of theirs at this machine "
+                   "out")
     p.add_argument("--open", action="store_true", help="open the page in the default browser")
     p.add_argument("--egdb", metavar="DIR", default=None, help="endgame tables to probe (a "
                    "folder of `egdb build`; default: none)")

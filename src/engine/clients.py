@@ -9,16 +9,17 @@ past a deadline, answers nonsense) is an `EngineFailure`.
 from __future__ import annotations
 
 import collections
-import math
+import os
 import queue
 import shlex
+import signal
 import subprocess
 import threading
 import time
 from dataclasses import dataclass, field
 
 from . import Board
-from .errors import EngineError
+from .errors import EngineError, decimal, whole_number
 from .notation import HUB_ALIASES, position_string
 
 # An engine's start can be slow on a loaded machine or a cluster worker that is starting its own
@@ -26,9 +27,28 @@ from .notation import HUB_ALIASES, position_string
 # is still found within a minute.
 HANDSHAKE_TIMEOUT = 60.0
 STDERR_LINES = 20           # the end of an engine's error output, kept to explain a failure
+MAX_LINE = 1 << 20          # characters of an engine's line; a longer one is a failure
 # A forced win in N moves is reported as MATE_SCORE - N (a loss, its negation), in the scores'
 # unit (1/100 of a man, or of a pawn): beyond any adjudication threshold.
 MATE_SCORE = 100_000
+
+
+TOO_LONG = object()         # the reader's mark of a line over MAX_LINE
+
+
+def bounded_lines(stream):
+    """The lines of a text stream; None, as soon as it is seen, in place of a line longer than
+    MAX_LINE, whose rest is then read (if the caller reads on) without being kept."""
+    while True:
+        line = stream.readline(MAX_LINE + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE and not line.endswith("\n"):
+            yield None
+            while line and not line.endswith("\n"):
+                line = stream.readline(MAX_LINE + 1)
+            continue
+        yield line
 
 
 class EngineFailure(Exception):
@@ -94,10 +114,13 @@ class EngineClient:
 
     def start(self) -> None:
         try:
-            # Bytes that are not UTF-8 are replaced, never fatal to the reader.
+            # Bytes that are not UTF-8 are replaced, never fatal to the reader. The engine gets a
+            # process group of its own, so that ending the group ends what it started too (an
+            # engine behind `sh -c`, a helper process).
             self.proc = subprocess.Popen(shlex.split(self.spec.command), stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                         encoding="utf-8", errors="replace", bufsize=1)
+                                         encoding="utf-8", errors="replace", bufsize=1,
+                                         start_new_session=True)
         except (OSError, ValueError) as exc:
             raise EngineFailure(f"cannot start {self.spec.command!r}: {exc}") from None
         self.lines = queue.Queue()
@@ -110,14 +133,21 @@ class EngineClient:
     @staticmethod
     def _reader(proc, lines):
         # Each line with the time it arrived: a move's time ends when its answer is written,
-        # not when the referee's thread, on a busy machine, comes to read it.
-        for line in proc.stdout:
+        # not when the referee's thread, on a busy machine, comes to read it. A line longer
+        # than MAX_LINE is not kept: the engine is taken to have failed.
+        for line in bounded_lines(proc.stdout):
+            if line is None:
+                lines.put((TOO_LONG, time.monotonic()))
+                break
             lines.put((line.rstrip("\n"), time.monotonic()))
         lines.put((None, time.monotonic()))   # end of output: the process is gone
 
     @staticmethod
     def _stderr_reader(proc, kept):
-        for line in proc.stderr:
+        for line in bounded_lines(proc.stderr):
+            if line is None:
+                kept.append(f"(a line of over {MAX_LINE} characters on its error output)")
+                continue
             if line.strip():
                 kept.append(line.rstrip("\n")[:200])
 
@@ -156,6 +186,8 @@ class EngineClient:
                 raise EngineFailure("no answer in time") from None
             if line is None:
                 raise EngineFailure(self._exited())
+            if line is TOO_LONG:
+                raise EngineFailure(f"the engine wrote a line of over {MAX_LINE} characters")
             if arrived > deadline:
                 raise EngineFailure("no answer in time")
             if predicate(line):
@@ -177,6 +209,8 @@ class EngineClient:
         return self.expect(lambda line: line.strip() == text, deadline)
 
     def stop(self) -> None:
+        """Ask the engine to quit; end its process group after a second either way (what it
+        started must not outlive the match)."""
         if self.proc is None:
             return
         try:
@@ -186,22 +220,33 @@ class EngineClient:
         try:
             self.proc.wait(1.0)
         except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+            pass
+        self._kill()
+
+    def _kill(self) -> None:
+        """End the engine's whole process group and reap the engine."""
+        if self.proc is None:
+            return
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass                              # the group is gone already
+        self.proc.kill()
+        self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
         self.proc = None
 
     def restart(self) -> None:
-        if self.proc is not None:
-            self.proc.kill()
-            self.proc.wait()
-            self.proc = None
+        self._kill()
         try:
             self.start()
         except EngineFailure:
-            if self.proc is not None:
-                self.proc.kill()
-                self.proc.wait()
-                self.proc = None
+            self._kill()
             raise
 
     # -- what the protocol sends -----------------------------------------------------------
@@ -316,9 +361,8 @@ def read_uci_score(line: str, before: int | None) -> int | None:
     for i, word in enumerate(words[:-2]):
         if word == "score":
             kind, value = words[i + 1], words[i + 2]
-            try:
-                number = int(value)
-            except ValueError:
+            number = whole_number(value)
+            if number is None:
                 return before
             if kind == "cp":
                 return number
@@ -334,11 +378,8 @@ def read_hub_score(line: str, before: int | None) -> int | None:
     A forced end is written 99.xx there; it stays above any threshold."""
     for word in line.split()[1:]:
         if word.startswith("score="):
-            try:
-                number = float(word[6:].strip('"'))
-            except ValueError:
-                return before
-            return round(number * 100) if math.isfinite(number) else before
+            number = decimal(word[6:].strip('"'))
+            return before if number is None else round(number * 100)
     return before
 
 

@@ -39,6 +39,7 @@ import numpy as np
 
 from . import games
 from .errors import EngineError
+from .files import replacing
 
 FORMAT = 1
 MANIFEST = "manifest.json"
@@ -97,9 +98,8 @@ def _sha256(path: Path) -> str:
 
 
 def _write_json(path: Path, data: dict) -> None:
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
-    os.replace(tmp, path)
+    with replacing(path, "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(data, indent=1, sort_keys=True) + "\n")
 
 
 def table_variants() -> list[str]:
@@ -333,14 +333,12 @@ def _write_packed(path: Path, stored: np.ndarray, entries: int, bits: int, pool,
     checks = np.array([check(b) for b in blocks], dtype=np.uint32)
     head = np.zeros(1, dtype=PACKED_HEADER)
     head[0] = (PACKED_MAGIC, bits, PER_BLOCK[bits], entries, len(blocks))
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as fh:
+    with replacing(path) as fh:
         fh.write(head.tobytes())
         fh.write(offsets.tobytes())
         fh.write(checks.tobytes())
         for block in blocks:
             fh.write(block)
-    os.replace(tmp, path)
 
 
 def _check_packed(path: Path, stored: np.ndarray, entries: int, bits: int) -> None:
@@ -511,9 +509,8 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
         name = native.slice_name(sig)
         entries = native.size(sig)
         path = folder / f"{name}.npy"
-        tmp = folder / f"{name}.tmp.npy"
-        np.save(tmp, values)
-        os.replace(tmp, path)
+        with replacing(path) as fh:
+            np.save(fh, values)
         native.attach(sig, np.load(path, mmap_mode="r"))    # the file, not memory, from now on
         wins, draws, losses, invalid, longest = counts
         manifest["slices"][name] = {
@@ -964,10 +961,13 @@ class VerifyReport:
     wrong: int = 0
     examples: list = field(default_factory=list)     # (slice name, index, position text)
     bad_blocks: list = field(default_factory=list)   # (slice name, 'wdl' or 'dist', block)
+    # Entries whose value could not be worked out because a successor holds no value (a
+    # corrupt entry, which is itself among the wrong ones, or a slice missing from the set).
+    underived: int = 0
 
     @property
     def ok(self) -> bool:
-        return self.wrong == 0 and not self.bad_blocks
+        return self.wrong == 0 and self.underived == 0 and not self.bad_blocks
 
 
 def position_text(tables: Tables, signature: tuple, index: int) -> str:
@@ -1129,9 +1129,10 @@ def verify(tables: Tables, slices: list | None = None, threads: int | None = Non
                    unit_scale=True, desc=f"verify {tables.variant}",
                    disable=None if progress else True)
         try:
-            for (sig, start, stop), (checked, wrong, first) in pool.map(check, units):
+            for (sig, start, stop), (checked, wrong, first, underived) in pool.map(check, units):
                 report.checked += checked
                 report.wrong += wrong
+                report.underived += underived
                 for index in first:
                     if len(report.examples) < max_examples:
                         report.examples.append((native.slice_name(sig), index,

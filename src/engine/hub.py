@@ -9,15 +9,14 @@ A position is the side to move followed by one letter per square in the variant'
 
 from __future__ import annotations
 
-import math
 import shlex
 import sys
 
 from . import Board, __version__, games
-from .errors import EngineError, quote
+from .errors import EngineError, decimal, is_digits, quote
 from .notation import HUB_ALIASES, board_from_position
 from .options import BY_HUB_NAME, OPTIONS
-from .protocol import ENGINE_AUTHOR, ENGINE_NAME, Session
+from .protocol import ENGINE_AUTHOR, ENGINE_NAME, Session, run
 from .timeman import ponder_budget
 
 HUB_VARIANTS = games.names(hub=True)
@@ -132,18 +131,15 @@ class HubSession(Session):
         for word, (key, low, high) in counts.items():
             if word in args:
                 text = args[word]
-                if not (text.isdigit() and len(text) <= 20 and low <= int(text) <= high):
+                if not (is_digits(text) and len(text) <= 20 and low <= int(text) <= high):
                     raise EngineError(f"level {word} must be a whole number from {low} to "
                                       f"{high}, not {quote(text)}")
                 level[key] = int(text)
         for word, (key, low) in seconds.items():
             if word in args:
                 text = args[word] or "0"
-                try:
-                    value = float(text) if len(text) <= 32 else math.nan
-                except ValueError:
-                    value = math.nan
-                if not (math.isfinite(value) and low <= value <= MAX_SECONDS):
+                value = decimal(text)
+                if value is None or not low <= value <= MAX_SECONDS:
                     raise EngineError(f"level {word} must be a number of seconds from {low:g} "
                                       f"to {MAX_SECONDS:g}, not {quote(text)}")
                 level[key] = value
@@ -222,8 +218,7 @@ class HubSession(Session):
 
 
 def main(argv=None) -> int:
-    HubSession().loop()
-    return 0
+    return run(HubSession())
 
 
 if __name__ == "__main__":

@@ -22,7 +22,8 @@ import time
 from dataclasses import dataclass, field
 
 from . import Board, games
-from .errors import EngineError
+from .errors import EngineError, decimal, is_digits
+from .files import replacing
 from .clients import MATE_SCORE, EngineClient, EngineFailure, EngineSpec, TimeControl, connect
 from .stats import elo_estimate, sprt_bounds, sprt_verdict
 
@@ -38,19 +39,18 @@ def parse_time_control(text: str) -> TimeControl:
     ``nodes=N`` (N nodes per move, as cutechess and fastchess write it)."""
     if text.startswith("nodes="):
         digits = text[6:]
-        if not (digits.isdigit() and len(digits) <= 18 and int(digits) >= 1):
+        if not (is_digits(digits) and len(digits) <= 18 and int(digits) >= 1):
             raise EngineError(f"time control {text!r}: nodes= takes a whole number, 1 or more")
         return TimeControl(nodes=int(digits))
-    try:
-        if "+" in text:
-            base, inc = text.split("+", 1)
-            tc = TimeControl(base=float(base), inc=float(inc))
-        else:
-            tc = TimeControl(movetime=float(text.removesuffix("/move")))
-    except ValueError:
-        raise EngineError(f"time control {text!r}: expected SECONDS, BASE+INC or nodes=N") from None
-    if not all(math.isfinite(x) for x in (tc.movetime or 0, tc.base or 0, tc.inc)):
-        raise EngineError(f"time control {text!r} must be finite")
+    if "+" in text:
+        base, inc = (decimal(part) for part in text.split("+", 1))
+        tc = TimeControl(base=base, inc=inc) if base is not None and inc is not None else None
+    else:
+        movetime = decimal(text.removesuffix("/move"))
+        tc = TimeControl(movetime=movetime) if movetime is not None else None
+    if tc is None:
+        raise EngineError(f"time control {text[:40]!r}: expected SECONDS, BASE+INC (in seconds, "
+                          f"e.g. 0.1 or 10+0.1) or nodes=N")
     if (tc.movetime is not None and tc.movetime <= 0) or (tc.base is not None and tc.base <= 0) \
             or tc.inc < 0:
         raise EngineError(f"time control {text!r} must be positive")
@@ -566,10 +566,8 @@ def results_document(match: "Match") -> dict:
 
 def write_results(path: str, match: "Match") -> None:
     """Write the results document atomically (a reader never sees half a file)."""
-    tmp = f"{path}.tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
+    with replacing(path, "w", encoding="utf-8") as fh:
         json.dump(results_document(match), fh, indent=1, allow_nan=False)
-    os.replace(tmp, path)
 
 
 def _number(value):

@@ -25,6 +25,7 @@ import os
 import random
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 from . import Board, Engine, games
@@ -44,7 +45,7 @@ class OpeningSet:
 def _acf(decks: tuple, tough_only: bool = False) -> Callable[[str], list]:
     def positions(variant: str) -> list:
         from . import pdn
-        path = os.path.join(DATA, "acf-3move.pdn")
+        path = Path(DATA) / "acf-3move.pdn"
         out = []
         for game in pdn.iter_games(path, "checkers", strict=True):
             if game.headers["Deck"] in decks and (not tough_only or game.headers.get("Tough") == "yes"):

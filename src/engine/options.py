@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .errors import EngineError, quote
+from .errors import EngineError, quote, whole_number
 from .protocol import MAX_THREADS
 
 MAX_HASH = 65536          # MB
@@ -34,10 +34,7 @@ class Option:
         """The value of `text` for this option (`name` as the protocol spells it, for errors);
         raises before anything changes."""
         if self.kind == "spin":
-            try:
-                number = int(text) if len(text) <= 20 else None
-            except ValueError:
-                number = None
+            number = whole_number(text)
             if number is None:
                 raise EngineError(f"option {name} needs a number, not {quote(text)}")
             if not self.low <= number <= self.high:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import functools
 import io
+import itertools
 import os
 import re
 from dataclasses import dataclass, field
@@ -41,6 +42,9 @@ from .geometry import algebraic
 GAME_TYPES = {"20": "international", "21": "checkers", "22": "italian", "23": "pool", "24": "spanish", "25": "russian",
               "26": "brazilian", "27": "canadian", "29": "czech", "30": "turkish", "31": "thai",
               "40": "frisian"}
+# Variations inside variations, at most: deeper nesting is refused when read (each level keeps a
+# line open) and when written.
+MAX_NESTING = 100
 RESULTS = {"1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*"}
 # English piece letters -> Spanish (RULES.md §7.9): king, queen, rook, bishop, knight.
 ENGLISH_TO_SPANISH = {"K": "R", "Q": "D", "R": "T", "B": "A", "N": "C"}
@@ -116,8 +120,9 @@ class Game:
 
 def read_games(source, variant: str | None = None, *, strict: bool = False,
                language: str = "auto") -> list[Game]:
-    """Every game of ``source`` (a path, an open text file, or the text itself if it holds a
-    newline or a bracket)."""
+    """Every game of ``source``: the text itself (a ``str``), a path (``pathlib.Path``) or an
+    open text file. A string is never taken for a file name: what a request or a protocol
+    line gives cannot make the reader open a file."""
     return list(iter_games(source, variant, strict=strict, language=language))
 
 
@@ -143,10 +148,13 @@ def iter_games(source, variant: str | None = None, *, strict: bool = False,
             headers[tokens[i][1][0]] = tokens[i][1][1]
             i += 1
         body = []
+        depth = 0                                        # of variations, kept as tokens come
         while i < len(tokens) and tokens[i][0] != "tag":
+            kind, value, _where = tokens[i]
             body.append(tokens[i])
             i += 1
-            if body[-1][0] == "word" and body[-1][1] in RESULTS and _depth(body) == 0:
+            depth += 1 if kind == "open" else -1 if kind == "close" else 0
+            if kind == "word" and value in RESULTS and depth <= 0:
                 break
         if not headers and not any(kind != "comment" for kind, _, _ in body):
             continue                                     # trailing comments: no game
@@ -155,21 +163,21 @@ def iter_games(source, variant: str | None = None, *, strict: bool = False,
 
 def _text(source) -> str:
     if isinstance(source, io.TextIOBase) or hasattr(source, "read"):
-        return source.read()
+        text = source.read()
+        return text.decode("utf-8", errors="replace") if isinstance(text, bytes) else text
     if isinstance(source, (bytes, bytearray)):
         return source.decode("utf-8", errors="replace")
     if isinstance(source, os.PathLike):
-        source = os.fspath(source)
-        looks_like_path = True
-    else:
-        looks_like_path = "\n" not in source and "[" not in source and (
-            os.path.exists(source) or source.lower().endswith((".pdn", ".pgn", ".txt")))
-    if looks_like_path:
+        path = os.fspath(source)
         try:
-            with open(source, encoding="utf-8", errors="replace") as f:
+            with open(path, encoding="utf-8", errors="replace") as f:
                 return f.read()
         except OSError as exc:
-            raise PdnError(f"{source}: {exc.strerror}") from None
+            raise PdnError(f"{path}: {exc.strerror}") from None
+        except ValueError as exc:                        # a NUL byte in the name
+            raise PdnError(f"{path!r}: {exc}") from None
+    if not isinstance(source, str):
+        raise TypeError(f"a game file is text, a path or an open file, not {type(source).__name__}")
     return source
 
 
@@ -210,10 +218,6 @@ def _tokens(text: str):
             yield "word_mark", m.group(0)[1:-1], where  # "(!?)": PDN's move strength
         else:
             yield kind, m.group(0), where
-
-
-def _depth(body) -> int:
-    return sum(1 if k == "open" else -1 if k == "close" else 0 for k, _, _ in body)
 
 
 def _variant(headers: dict, default: str | None, line: int) -> str:
@@ -265,19 +269,24 @@ def _game(headers, body, default_variant, strict, language, first_line) -> Game:
             problem = value if len(value) > 1 else f"unexpected {value!r}"
             _fail(game, strict, f"{where}: {problem}")
             return game
-    # The line being read: (board, node list, the last node of it) on a stack for variations.
+    # The line being read is `line_nodes`, on `board`. A variation replaces the last move of its
+    # line: '(' takes that move back and keeps (the line, the move) on a stack; ')' takes back
+    # the variation's moves and plays the move again. No board is copied, so a long game full of
+    # variations reads in linear time.
     board = start.copy()
     line_nodes = game.mainline
     stack: list = []
-    pending_comment = []
+    comments: dict = {}                   # id(node) -> (node, its comment's parts), joined last
+    opening_comment: list = []
+    pending_comment: list = []
     broken = False
     for index, (kind, value, where) in enumerate(body):
         if kind == "comment":
             if line_nodes:
                 node = line_nodes[-1]
-                node.comment = f"{node.comment} {value}".strip()
+                comments.setdefault(id(node), (node, [node.comment]))[1].append(value)
             elif not stack:
-                game.comment = f"{game.comment} {value}".strip()
+                opening_comment.append(value)
             else:
                 pending_comment.append(value)
         elif kind == "nag":
@@ -291,19 +300,23 @@ def _game(headers, body, default_variant, strict, language, first_line) -> Game:
                 _fail(game, strict, f"{where}: a variation before any move")
                 broken = True
                 break
-            # A variation replaces the last move: it starts from the position before it.
+            if len(stack) >= MAX_NESTING:
+                _fail(game, strict, f"{where}: variations nested deeper than {MAX_NESTING}")
+                broken = True
+                break
             alternative: list = []
             line_nodes[-1].variations.append(alternative)
-            before = board.copy()
-            before.pop()
-            stack.append((board, line_nodes))
-            board, line_nodes = before, alternative
+            stack.append((line_nodes, board.pop()))
+            line_nodes = alternative
         elif kind == "close":
             if not stack:
                 _fail(game, strict, f"{where}: ')' without '('")
                 broken = True
                 break
-            board, line_nodes = stack.pop()
+            for _ in line_nodes:
+                board.pop()
+            line_nodes, move = stack.pop()
+            board.push(move)
         elif kind == "word":
             if value in RESULTS:
                 if stack:
@@ -324,6 +337,9 @@ def _game(headers, body, default_variant, strict, language, first_line) -> Game:
             node = Node(move, comment=" ".join(pending_comment), nags=_marks(value))
             pending_comment = []
             line_nodes.append(node)
+    game.comment = " ".join(part for part in opening_comment if part)
+    for node, parts in comments.values():
+        node.comment = " ".join(part for part in parts if part)
     if stack and not broken:
         _fail(game, strict, "the game ends inside a variation ('(' without ')')")
     return game
@@ -431,7 +447,7 @@ def _written_squares(variant: str, text: str) -> list | None:
 def _next_word(body: list, index: int):
     """The next move of the same line after body[index], skipping variations."""
     depth = 0
-    for kind, value, _where in body[index + 1:]:
+    for kind, value, _where in itertools.islice(body, index + 1, None):
         if kind == "open":
             depth += 1
         elif kind == "close":
@@ -486,6 +502,8 @@ def write_game(game: Game) -> str:
         headers["FEN"] = game.start_fen
     tags = [k for k in _TAG_ORDER if k in headers] + [k for k in headers if k not in _TAG_ORDER]
     lines = [f'[{k} "{_quote(str(headers[k]))}"]' for k in tags]
+    if _nesting(game.mainline) > MAX_NESTING:
+        raise PdnError(f"variations nested deeper than {MAX_NESTING}: no reader would take them")
     words = [f"{{{_comment(game.comment)}}}"] if game.comment else []
     words += _line_words(game.board(), game.mainline)
     words.append(game.result)
@@ -524,7 +542,9 @@ def _line_words(board, nodes) -> list:
             need_number = True
         for variation in node.variations:
             words.append("(")
-            words += _line_words(board.copy(), variation)
+            words += _line_words(board, variation)
+            for _ in variation:
+                board.pop()
             words.append(")")
             need_number = True
         board.push(node.move)
@@ -538,6 +558,17 @@ def _line_words(board, nodes) -> list:
         else:
             out.append(word)
     return out
+
+
+def _nesting(nodes: list) -> int:
+    """How deep the variations under a line go (0: none), counted without recursion."""
+    deepest = 0
+    todo = [(nodes, 0)]
+    while todo:
+        line, depth = todo.pop()
+        deepest = max(deepest, depth)
+        todo.extend((variation, depth + 1) for node in line for variation in node.variations)
+    return deepest
 
 
 def _quote(value: str) -> str:

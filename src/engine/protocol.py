@@ -47,6 +47,7 @@ class Session:
         self._release = threading.Event()     # holds an infinite/ponder search's answer
         self._timer: threading.Timer | None = None
         self.received = time.monotonic()      # when the line being handled arrived
+        self.output_closed = False
 
     def error(self, text: str) -> None:
         raise NotImplementedError
@@ -113,9 +114,20 @@ class Session:
         self._timer.start()
 
     def send(self, line: str) -> None:
+        """Write a line. Once the output is closed (the GUI went away) nothing more is written
+        and the session ends: the running search is told to stop and the loop to quit."""
         with self._write_lock:
-            self.out.write(line + "\n")
-            self.out.flush()
+            if self.output_closed:
+                return
+            try:
+                self.out.write(line + "\n")
+                self.out.flush()
+            except (OSError, ValueError):
+                self.output_closed = True
+                self.quit = True
+                self._release.set()
+                self.engine.stop()
+                _silence(self.out)
 
     @property
     def searching(self) -> bool:
@@ -143,8 +155,10 @@ class Session:
             self._thread.join(timeout)
 
     def loop(self, stream=None) -> None:
-        """Read commands until `quit` or the end of the input; then stop what is running (a held
-        infinite or ponder search too: nobody is left to say stop).
+        """Read commands until `quit`, the end of the input, a closed output or an interrupt;
+        then stop what is running (a held infinite or ponder search too: nobody is left to say
+        stop) and wait for it, whatever ended the loop: a search thread still running when the
+        interpreter shuts down would crash it.
 
         A thread reads the input and stamps each line with the time it arrived: a move's time
         counts from the arrival of its `go`, not from when this loop came to it (a long game's
@@ -152,18 +166,21 @@ class Session:
         stream = stream or _standard_input()
         arrived: queue.Queue = queue.Queue(maxsize=READ_AHEAD)
         threading.Thread(target=_read_stamped, args=(stream, arrived), daemon=True).start()
-        while True:
-            line, stamp = arrived.get()
-            if line is None:
-                break
-            if isinstance(line, LineError):
-                self.error(str(line))
-                continue
-            self.handle(line, stamp)
-            if self.quit:
-                break
-        self._release.set()
-        self.stop_search()
+        try:
+            while not self.quit:
+                try:
+                    line, stamp = arrived.get(timeout=0.5)
+                except queue.Empty:
+                    continue                  # the output may have closed meanwhile
+                if line is None:
+                    break
+                if isinstance(line, LineError):
+                    self.error(str(line))
+                    continue
+                self.handle(line, stamp)
+        finally:
+            self._release.set()
+            self.stop_search()
 
     def handle(self, line: str, received: float | None = None) -> None:
         """One command; `received` is when it arrived (now, when not given)."""
@@ -175,6 +192,36 @@ class Session:
 
     def handle_line(self, line: str) -> None:
         raise NotImplementedError
+
+
+def _silence(out) -> None:
+    """Point a closed standard output at the null device, so that the interpreter's flush at
+    exit finds nothing to complain about (a closed pipe would print a BrokenPipeError)."""
+    try:
+        if out is sys.stdout:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def run(session: Session) -> int:
+    """The protocols' main: the session's loop, with SIGTERM taken as an interrupt; an
+    interrupt (Ctrl-C) ends the session like `quit` (the loop stops and joins its search)."""
+    import signal
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+    try:
+        signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:                        # not the main thread (tests)
+        pass
+    try:
+        session.loop()
+    except KeyboardInterrupt:
+        return 130
+    return 0
 
 
 class LineError(str):

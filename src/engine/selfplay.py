@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import EngineError
+from .files import replacing
 
 BATCH_GAMES = 16
 MAX_PLIES = 400                 # a game this long is scored a draw
@@ -127,9 +128,8 @@ def _job(args):
 
 
 def _write(path: Path, arrays: dict, meta: dict) -> None:
-    tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez_compressed(tmp, meta=np.array(json.dumps(meta)), **arrays)
-    os.replace(tmp, path)
+    with replacing(path) as fh:
+        np.savez_compressed(fh, meta=np.array(json.dumps(meta)), **arrays)
 
 
 def run(variant: str, games: int, out: str | os.PathLike, nodes: int = 2000, workers: int = 1,

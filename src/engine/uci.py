@@ -9,9 +9,9 @@ from __future__ import annotations
 import sys
 
 from . import Board, PerftStopped, __version__, perft, variants
-from .errors import EngineError, quote
+from .errors import EngineError, quote, whole_number
 from .options import OPTIONS, uci_option
-from .protocol import ENGINE_AUTHOR, ENGINE_NAME, Session
+from .protocol import ENGINE_AUTHOR, ENGINE_NAME, Session, run
 from .timeman import ponder_budget
 
 MAX_DEPTH = 126           # the search's deepest iteration
@@ -186,10 +186,7 @@ class UciSession(Session):
             if i + 1 >= len(args):
                 self.error(f"go {word} needs a value")
                 return None, False, None
-            try:
-                value = int(args[i + 1]) if len(args[i + 1]) <= 20 else None
-            except ValueError:
-                value = None
+            value = whole_number(args[i + 1])
             if value is None:
                 self.error(f"go {word} needs a number, not {quote(args[i + 1])}")
                 return None, False, None
@@ -270,9 +267,7 @@ class UciSession(Session):
 
 
 def main(argv=None) -> int:
-    session = UciSession()
-    session.loop()
-    return 0
+    return run(UciSession())
 
 
 if __name__ == "__main__":

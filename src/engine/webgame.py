@@ -20,7 +20,7 @@ from typing import Any
 
 from . import Board, svg
 from ._search import Engine
-from .errors import EngineError, IllegalMoveError
+from .errors import QUOTE_LIMIT, EngineError, IllegalMoveError
 from .games import GAMES
 
 # Super Dimensiones: the teams in turn order, each player's teams, and the five cards.
@@ -105,14 +105,32 @@ def move_arrow(board, move) -> list[tuple[str, str]]:
 
 
 def _check_movetime(value) -> float:
-    try:
-        seconds = float(value)
-    except (TypeError, ValueError):
-        raise WebError(f"time per move must be a number of seconds, not {value!r}") from None
     low, high = MOVETIME_RANGE
+    seconds = float("nan")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            seconds = float(value)
+        except OverflowError:                  # a JSON integer of hundreds of digits
+            pass
     if not low <= seconds <= high:
-        raise WebError(f"time per move must be between {low} and {high} seconds, not {seconds:g}")
+        raise WebError(f"time per move must be a number of seconds between {low} and {high}, "
+                       f"not {_shown_value(value)}")
     return seconds
+
+
+def _whole(value) -> bool:
+    """A JSON integer (true and false are not numbers here)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _shown_value(value) -> str:
+    """A refused value as an error message quotes it (an integer too long to print is
+    described)."""
+    try:
+        text = repr(value)
+    except ValueError:
+        return "a number of thousands of digits"
+    return text if len(text) <= QUOTE_LIMIT else f"{text[:QUOTE_LIMIT]}... ({len(text)} characters)"
 
 
 class WebGame:
@@ -181,8 +199,8 @@ class WebGame:
         """Show the position after ``ply`` moves of the line (the line is kept; playing a
         move there starts a new one)."""
         with self._state:
-            if not isinstance(ply, int) or not 0 <= ply <= len(self.line):
-                raise WebError(f"ply must be between 0 and {len(self.line)}, not {ply!r}")
+            if not _whole(ply) or not 0 <= ply <= len(self.line):
+                raise WebError(f"ply must be between 0 and {len(self.line)}, not {_shown_value(ply)}")
             while self.cursor > ply:
                 self.board.pop()
                 self.cursor -= 1
@@ -199,8 +217,9 @@ class WebGame:
             seconds = _check_movetime(movetime) if movetime is not None else self.movetime
             lines = self.multipv
             if multipv is not None:
-                if not isinstance(multipv, int) or not 1 <= multipv <= MULTIPV_MAX:
-                    raise WebError(f"lines must be between 1 and {MULTIPV_MAX}, not {multipv!r}")
+                if not _whole(multipv) or not 1 <= multipv <= MULTIPV_MAX:
+                    raise WebError(f"lines must be between 1 and {MULTIPV_MAX}, not "
+                                   f"{_shown_value(multipv)}")
                 lines = multipv
             self.engine_seats, self.movetime, self.multipv = seats_, seconds, lines
             if analysing is not None:
@@ -294,8 +313,10 @@ class WebGame:
     # -- inside ---------------------------------------------------------------------------------
 
     def _check_seats(self, chosen) -> set:
-        if isinstance(chosen, str) or not all(isinstance(seat, str) for seat in chosen):
-            raise WebError(f"the engine's seats must be a list of names, not {chosen!r}")
+        if not isinstance(chosen, (list, tuple, set)) or not all(isinstance(seat, str)
+                                                                for seat in chosen):
+            raise WebError(f"the engine's seats must be a list of names, not "
+                           f"{_shown_value(chosen)}")
         chosen = set(chosen)
         unknown = chosen - set(self.seats)
         if unknown:

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import EngineError
+from .files import replacing
 
 FORMAT = 1
 SCALE = 16                      # stored weight = centi-units x SCALE
@@ -71,9 +72,8 @@ def save(path, variant: str, weights: np.ndarray, info: dict | None = None, **op
     meta = {"format": FORMAT, "variant": variant, "scale": SCALE,
             **module.file_meta(path, variant, **options),
             "sha256": hashlib.sha256(weights.tobytes()).hexdigest(), "info": info or {}}
-    tmp = Path(str(path) + ".tmp.npz")
-    np.savez_compressed(tmp, weights=weights, meta=np.array(json.dumps(meta)))
-    tmp.replace(path)
+    with replacing(path) as fh:
+        np.savez_compressed(fh, weights=weights, meta=np.array(json.dumps(meta)))
 
 
 def read(path) -> tuple[str, np.ndarray, dict]:

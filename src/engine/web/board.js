@@ -20,9 +20,10 @@ let draws = 0;            // states drawn so far: a poll answer is drawn only if
 let dragFrom = null;
 
 async function api(method, path, data) {
+  // Every request that changes something is JSON (the server refuses any other kind).
   const options = {method, headers: {}};
-  if (data !== undefined) {
-    options.body = JSON.stringify(data);
+  if (method !== "GET") {
+    options.body = JSON.stringify(data === undefined ? {} : data);
     options.headers["Content-Type"] = "application/json";
   }
   const response = await fetch(path, options);
@@ -114,8 +115,14 @@ async function loadGame() {
   });
 }
 
+function closeGame(id) {
+  // keepalive: the request outlives the page that is going away.
+  fetch(`/api/games/${id}/close`, {method: "POST", keepalive: true, body: "{}",
+                                   headers: {"Content-Type": "application/json"}}).catch(() => {});
+}
+
 function start(id, newState) {
-  if (gameId) navigator.sendBeacon(`/api/games/${gameId}/close`);
+  if (gameId) closeGame(gameId);
   gameId = id;
   letGo();
   shownSvg = "";
@@ -471,7 +478,7 @@ async function init() {
     if (event.key === "ArrowLeft") $("prev").click();
     if (event.key === "ArrowRight") $("next").click();
   });
-  window.addEventListener("pagehide", () => { if (gameId) navigator.sendBeacon(`/api/games/${gameId}/close`); });
+  window.addEventListener("pagehide", () => { if (gameId) closeGame(gameId); });
   await newGame();
   poll();
 }
