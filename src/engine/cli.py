@@ -25,6 +25,7 @@ commands:
   match      play two engines (UCI or Hub) against each other: Elo, SPRT, PDN records
   uci        speak the UCI-style protocol on standard input/output (for GUIs and match runners)
   hub        speak the Hub protocol (Scan's, version 2) for draughts GUIs
+  dxp        play over DamExchange (TCP), as draughts engines and tournaments do
   moves      show a position, its legal moves and whether the game has ended
   show       draw a position: the text diagram, or an SVG or PNG picture
   annotate   analyse every move of the games of a PDN/PGN file and mark the mistakes
@@ -257,6 +258,11 @@ def cmd_uci(args) -> int:
 def cmd_hub(args) -> int:
     from .hub import main as hub_main
     return hub_main()
+
+
+def cmd_dxp(args) -> int:
+    from .dxp import main as dxp_main
+    return dxp_main(args)
 
 
 def cmd_moves(args) -> int:
@@ -715,6 +721,66 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Speak the Hub protocol (version 2, as Scan 3 and the Hub GUI). "
                        "The variant parameter picks the draughts game.")
     p.set_defaults(func=cmd_hub)
+
+    from .dxp import PORT, dxp_variants
+    p = sub.add_parser("dxp", help="play over DamExchange (TCP) against another engine",
+                       description="Play International draughts over DamExchange (DXP), the "
+                       "protocol of draughts engines and tournament programs (Scan, Kingsrow, "
+                       "Moby Dam, Damage). Connect to a peer that listens (--connect) or listen "
+                       "for one (--listen); as the initiator (--initiator) this engine asks for "
+                       "the games (time, moves, start position, colours alternating), else it "
+                       "answers the peer's requests. It plays on its own clock from the game's "
+                       "minutes, writes every game to --pdn, and exits 0 after the games, 1 with "
+                       "the reason when the peer breaks the protocol, plays an illegal move, "
+                       "disconnects or stops answering.",
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog="examples:\n"
+                       "  python -m engine dxp --connect 127.0.0.1:27531 --initiator --games 4 "
+                       "--time 5 --pdn games.pdn\n"
+                       "  python -m engine dxp --listen 27531          # a peer connects and asks "
+                       "for games\n"
+                       "  python -m engine match --engine dxp:127.0.0.1:27531 --tc 300+0 "
+                       "--games 4   # the match runner against a listening DXP engine")
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--connect", metavar="HOST:PORT",
+                       help=f"connect to a peer that listens (DXP's port is {PORT})")
+    where.add_argument("--listen", type=port_number, metavar="PORT",
+                       help="listen on PORT for one peer (0: any free port, printed)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="the address --listen binds (default 127.0.0.1, this machine only)")
+    p.add_argument("--initiator", action="store_true",
+                   help="ask for the games (GAMEREQ); without it, answer the peer's requests")
+    p.add_argument("--games", "-n", type=int, default=2,
+                   help="games to play (initiator; default 2); as follower, stop after this "
+                   "many (default 2: give 0 for as many as the peer asks)")
+    p.add_argument("--time", type=int, default=5, metavar="MINUTES",
+                   help="initiator: minutes a side for each game (default 5)")
+    p.add_argument("--moves", type=int, default=0,
+                   help="initiator: the moves those minutes are for (default 0: the whole game; "
+                   "some engines end the game unfinished once a number is reached)")
+    p.add_argument("--fen", "-f", default=None,
+                   help="initiator: the start position (default: the usual start)")
+    p.add_argument("--openings", metavar="FILE|SET",
+                   help="initiator: start positions as for match --openings, each played twice "
+                   "with colours swapped")
+    p.add_argument("--variant", "-v", default="international", choices=dxp_variants(),
+                   help="the rules (default international); DXP cannot tell the peer, so it "
+                   "must play the same ones")
+    p.add_argument("--name", default="Dimensiones", help="the name sent to the peer")
+    p.add_argument("--pdn", metavar="FILE", help="append every game, with its result, to FILE")
+    p.add_argument("--log", metavar="FILE",
+                   help="append every message, both ways, with its time to FILE (for disputes)")
+    p.add_argument("--verbose", action="store_true", help="print every message as well")
+    p.add_argument("--timeout", type=seconds, default=60.0, metavar="SECONDS",
+                   help="how long to wait for a connection to open and for an answer the "
+                   "protocol expects at once (default 60); a peer's move may take its clock "
+                   "and a grace")
+    p.add_argument("--wait", type=seconds, default=600.0, metavar="SECONDS",
+                   help="--listen: how long to wait for a peer to connect (default 600)")
+    p.add_argument("--hash", type=int, default=64, help="transposition table MB (default 64)")
+    p.add_argument("--threads", type=int, default=1, help="search threads (default 1)")
+    p.add_argument("--egdb", metavar="DIR", help="probe the endgame tables in DIR/VARIANT")
+    p.set_defaults(func=cmd_dxp)
 
     p = sub.add_parser("moves", help="show a position and its legal moves",
                        description="Print the board, its FEN, the legal moves in canonical "

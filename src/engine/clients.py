@@ -86,11 +86,15 @@ class EngineSpec:
     def parse(cls, text: str) -> "EngineSpec":
         """``[uci:|hub:]COMMAND``; the name is the command's first word unless given later."""
         protocol = "uci"
-        for prefix in ("uci:", "hub:"):
+        for prefix in ("uci:", "hub:", "dxp:"):
             if text.startswith(prefix):
                 protocol, text = prefix[:-1], text[len(prefix):]
         if not text.strip():
             raise EngineError("empty engine command")
+        if protocol == "dxp":                # not a command: the address a DXP engine listens on
+            from .dxp import host_port
+            host, port = host_port(text.strip())
+            return cls(text.strip(), protocol, f"dxp-{host}:{port}")
         words = shlex.split(text)
         name = "dimensiones" if words[1:3] == ["-m", "engine"] else words[0].rsplit("/", 1)[-1]
         return cls(text.strip(), protocol, name)
@@ -162,6 +166,10 @@ class EngineClient:
         time.sleep(0.05)                      # let the last error lines arrive
         said = f": {self.stderr[-1]}" if self.stderr else ""
         return f"the engine exited (code {code}){said}"
+
+    def alive(self) -> bool:
+        """Whether the engine's process runs."""
+        return self.proc is not None and self.proc.poll() is None
 
     def send(self, line: str) -> None:
         if self.proc is None:
@@ -386,10 +394,13 @@ def read_hub_score(line: str, before: int | None) -> int | None:
 CLIENTS: dict[str, type[EngineClient]] = {"uci": UciClient, "hub": HubClient}
 
 
-def connect(spec: EngineSpec, variant: str) -> EngineClient:
+def connect(spec: EngineSpec, variant: str):
     """The client for the spec's protocol (not yet started: `restart()` starts it)."""
+    if spec.protocol == "dxp":
+        from .dxp import DxpClient
+        return DxpClient(spec, variant)
     if spec.protocol not in CLIENTS:
-        raise EngineError(f"unknown protocol {spec.protocol!r} (known: {', '.join(CLIENTS)})")
+        raise EngineError(f"unknown protocol {spec.protocol!r} (known: {', '.join(CLIENTS)}, dxp)")
     return CLIENTS[spec.protocol](spec, variant)
 
 

@@ -300,6 +300,14 @@ class Match:
                  ray: str | None = None, adjudication: Adjudication | None = None):
         if any(s.protocol == "hub" for s in specs) and not games.game(variant).hub:
             raise EngineError(f"the Hub protocol does not carry {variant}")
+        if any(s.protocol == "dxp" for s in specs):
+            from .dxp import check_time_control, dxp_variants
+            if variant not in dxp_variants():
+                raise EngineError(f"DXP does not carry {variant}")
+            check_time_control(tc)
+            if concurrency > 1 or ray is not None:
+                raise EngineError("a DXP engine plays one game at a time on its one connection: "
+                                  "give --concurrency 1, without --ray")
         self.specs = specs
         self.names = [s.name for s in specs]
         if self.names[0] == self.names[1]:
@@ -395,8 +403,7 @@ class Match:
                                    self.adjudication)
                 self._record(record, pair, swap, total)
                 for k, eng in enumerate(engines):
-                    dead = eng.proc is None or eng.proc.poll() is not None
-                    if dead or record.forfeit == self.names[k]:
+                    if not eng.alive() or record.forfeit == self.names[k]:
                         start_engine(eng)
         finally:
             for eng in engines:
@@ -485,7 +492,7 @@ def play_pair(unit) -> tuple[GameRecord, GameRecord]:
                                      [names[k] for k in order], variant, opening, tc,
                                      adjudication))
             for k, eng in enumerate(engines):
-                if eng.proc is None or eng.proc.poll() is not None or records[-1].forfeit == names[k]:
+                if not eng.alive() or records[-1].forfeit == names[k]:
                     start_engine(eng)          # if it fails, its next game is a forfeit
         for record in records:               # moves as strings: native moves do not pickle
             record.moves = [str(m) for m in record.moves]
