@@ -1,6 +1,6 @@
 """Property-based fuzzing (hypothesis) of everything that reads outside input: FEN and move
 strings of every game through the Python API, UCI and Hub lines (their number fields too),
-the web server's HTTP requests, and endgame-table files.
+game files, DamExchange messages, the web server's HTTP requests, and endgame-table files.
 
 The default run is quick and repeatable (derandomized, a few hundred cases a test); the `slow`
 mark runs the same properties with many more random cases. A property holds when the input
@@ -226,6 +226,44 @@ def test_game_files(text):
 @given(pdn_texts())
 def test_game_files_long(text):
     check_pdn(text)
+
+
+# -- DamExchange messages ---------------------------------------------------------------------------
+
+DXP_SAMPLES = ["R01" + "Scan 2.0".ljust(32) + "W005075A", "A" + "Moby Dam".ljust(32) + "0",
+               "M001205250422122320", "M0012061100", "E21", "CHello", "B005Z", "K0",
+               "R01" + "x".ljust(32) + "Z001000BW" + "e" * 20 + "z" * 10 + "w" * 20]
+
+
+def check_dxp(text):
+    from engine import dxp
+    try:
+        message = dxp.decode(text)
+    except dxp.DxpError:
+        return
+    # What reads, writes back to a text that reads as the same message (names are cut to 32
+    # characters and a chat's control characters replaced).
+    again = dxp.decode(dxp.encode(message))
+    assert again == message or isinstance(message, (dxp.GameAccept, dxp.Chat))
+    if isinstance(message, dxp.MoveMessage):
+        board = engine.Board("international")
+        try:
+            dxp.find_move(board, message)
+        except dxp.DxpError:
+            pass
+
+
+@QUICK
+@given(st.one_of(*(near_miss(t) for t in DXP_SAMPLES), st.text(max_size=130)))
+def test_dxp_messages(text):
+    check_dxp(text)
+
+
+@pytest.mark.slow
+@LONG
+@given(st.one_of(*(near_miss(t) for t in DXP_SAMPLES), st.text(max_size=130)))
+def test_dxp_messages_long(text):
+    check_dxp(text)
 
 
 # -- the web server's requests -------------------------------------------------------------------

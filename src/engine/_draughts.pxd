@@ -1,7 +1,7 @@
 # The draughts family at C level: rules as a table, the position, moves, make/unmake, on boards
 # of up to 64 bits (every variant but Canadian: `_draughts_wide.pxd` is the same code on 128).
 # The search (and anything else hot) reaches these through GameOps; Python through DraughtsBoard.
-from libc.stdint cimport uint8_t, int8_t, int32_t
+from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t
 from ._bitboard cimport u64
 from ._game cimport GameBoard, GameOps, SMove
 

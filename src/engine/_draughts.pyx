@@ -7,6 +7,7 @@ bit functions for 64-bit sets of squares."""
 from ._bitboard cimport u64, bb_popcount, bb_lsb, bb_msb, splitmix64
 
 include "_draughts_core.pxi"
+include "_draughts_network.pxi"
 include "_draughts_eval.pxi"
 include "_draughts_ops.pxi"
 include "_draughts_board.pxi"

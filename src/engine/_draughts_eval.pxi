@@ -1,4 +1,5 @@
-# The draughts evaluation. Two kinds, over the same bitboards:
+# The draughts evaluation. Three kinds, over the same bitboards (a network, when one is installed,
+# see _draughts_network.pxi; else the patterns below, else the hand-set terms):
 # - learned (when a weights file is loaded, see patterns.py): the board is covered by regions
 #   of 8 squares; each region's men (empty / White / Black: an index in base 3) selects a learned
 #   weight, for White as it stands and for Black on the board turned 180 degrees with colours
@@ -268,13 +269,15 @@ cdef int evaluate_as(const Rules* R, const Pos* p, bint quiet) noexcept nogil:
     """evaluate; `quiet`: the side to move has no capture (the value is the same, found faster:
     the search's quiescence knows it at its quiet leaves)."""
     cdef int values = 0
-    if R.pat_n:
+    if R.net_h or R.pat_n:
         if R.numbered and R.w_piece_numbers:
             values = (_number_sum(p, p.stm) - _number_sum(p, p.stm ^ 1)) * R.w_piece_numbers
         # A lone king that holds leaves only Chapinas' tiebreak, the sums of piece numbers
         # (as in the hand-set evaluation).
         if lone_king_holds(R, p):
             return values
+        if R.net_h:
+            return network_eval(R, p) + values
         return pattern_eval(R, p, quiet) + values
     return hand_eval(R, p)
 

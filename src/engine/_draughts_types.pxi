@@ -10,6 +10,8 @@ cdef enum:
     MAX_REGIONS = 32       # learned evaluation: regions of the board (see patterns.py)
     REGION_SQUARES = 8     # squares of a region: 3^8 = 6561 contents
     N_DENSE = 12           # learned evaluation: whole-board terms (patterns.DENSE_TERMS)
+    NET_MAX_H = 512        # network evaluation: neurons of the first layer, a view (network.py)
+    NET_MAX_H2 = 64        # ... of the second layer
     MAX_RANKS = 12         # rows of the largest board (Canadian 12x12)
 
 # Capture precedence / promotion in capture (mirrors variants.py).
@@ -178,6 +180,22 @@ ctypedef struct Rules:
     # that cannot be packed so leave pat_shared 0).
     const int32_t* pat_packed
     int pat_pack_shift
+    # Learned network (network.py, _draughts_network.pxi); net_h == 0: none, the patterns or
+    # the hand-set terms play. Inputs: a piece on a square, of 4 kinds (own man, own king, the
+    # other side's man and king) as one side sees the board; two views, the side to move's and
+    # the other's, through the same first layer.
+    int net_h                                  # neurons of the first layer, a view
+    int net_h2                                 # of the second layer
+    int net_sq[2][NBITS]                       # a bit's square, 0.., as side [s] sees the board
+    int net_squares                            # playable squares: inputs = 4 * net_squares
+    const int16_t* net_w1                      # [inputs][net_h]
+    const int16_t* net_b1                      # [net_h]
+    const int16_t* net_w2                      # [net_h2][2 * net_h]: a neuron's inputs in a row
+    const int32_t* net_b2                      # [net_h2]
+    const int16_t* net_w3                      # [net_h2]
+    int32_t net_b3
+    int net_centi                              # centi-men a unit of the output (a logit) is
+    u64 net_generation                         # counts installs: threads' cached sums expire
 
 ctypedef struct Pos:
     Bits pieces[2]            # [0] White, [1] Black

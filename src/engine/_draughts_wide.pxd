@@ -1,7 +1,7 @@
 # The draughts family's code (`_draughts_core.pxi` and the files it names) built on 128-bit sets
 # of squares, for boards of more than 64 playable squares: Canadian draughts' 12x12 (72
 # squares, bits 0-76 in geometry.py's layout). `_draughts.pxd` is the same on 64 bits.
-from libc.stdint cimport uint8_t, int8_t, uint16_t, int32_t
+from libc.stdint cimport uint8_t, int8_t, int16_t, uint16_t, int32_t
 from ._bitboard cimport u64, u128
 from ._game cimport GameBoard, GameOps, SMove
 

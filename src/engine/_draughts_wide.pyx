@@ -8,6 +8,7 @@ from ._bitboard cimport (u64, wide_popcount as bb_popcount, wide_lsb as bb_lsb,
                          wide_msb as bb_msb, splitmix64)
 
 include "_draughts_core.pxi"
+include "_draughts_network.pxi"
 include "_draughts_eval.pxi"
 include "_draughts_ops.pxi"
 include "_draughts_board.pxi"

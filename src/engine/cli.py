@@ -168,6 +168,14 @@ def cmd_selfplay(args) -> int:
 
 def cmd_train(args) -> int:
     from . import train
+    if args.model == "network":
+        from . import network
+        if args.init or args.drawish is not None or args.phase != "pieces":
+            raise EngineError("--init, --drawish and --phase are the patterns' options")
+        network.fit(args.variant, args.dirs, args.out, hidden=args.hidden, hidden2=args.hidden2,
+                    epochs=args.epochs, lam=args.lam, rate=args.rate, batch=args.batch,
+                    holdout=args.holdout, report=lambda line: print(line, flush=True))
+        return 0
     train.fit(args.variant, args.dirs, args.out, lam=args.lam, l2=args.l2,
               phase_l2=args.phase_l2, prior_l2=args.prior_l2, holdout=args.holdout, iterations=args.iterations,
               init=args.init, drawish=args.drawish, phase=args.phase,
@@ -546,6 +554,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="scale drawish material down (three pieces or fewer against a king; "
                    "kings equal and men within one), in the fit and in the file's evaluation "
                    "(draughts only; default: on for International only)")
+    p.add_argument("--model", choices=("patterns", "network"), default="patterns",
+                   help="patterns: the board regions and whole-board terms, fitted by L-BFGS "
+                   "(every learned game); network: a small neural network (the draughts games; "
+                   "docs/learning.md), trained by Adam (default patterns)")
+    p.add_argument("--hidden", type=int, default=128,
+                   help="network: neurons of the first layer, a view (default 128)")
+    p.add_argument("--hidden2", type=int, default=16,
+                   help="network: neurons of the second layer (default 16)")
+    p.add_argument("--epochs", type=int, default=20, help="network: passes over the data (20)")
+    p.add_argument("--rate", type=float, default=1e-3, help="network: Adam's step (1e-3)")
+    p.add_argument("--batch", type=int, default=8192, help="network: positions a step (8192)")
     p.add_argument("--phase", choices=("pieces", "tempo"), default="pieces",
                    help="what blends each weight's opening and ending value: the pieces on the "
                    "board, or the men's tempo (the rows they still have to go, as Scan's "
@@ -777,6 +796,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "and a grace")
     p.add_argument("--wait", type=seconds, default=600.0, metavar="SECONDS",
                    help="--listen: how long to wait for a peer to connect (default 600)")
+    p.add_argument("--movetime", type=seconds, default=None, metavar="SECONDS",
+                   help="think at most this long a move (default: as the clock allows)")
     p.add_argument("--hash", type=int, default=64, help="transposition table MB (default 64)")
     p.add_argument("--threads", type=int, default=1, help="search threads (default 1)")
     p.add_argument("--egdb", metavar="DIR", help="probe the endgame tables in DIR/VARIANT")

@@ -408,7 +408,7 @@ class Player:
 
     def __init__(self, conn: Connection, engine, name: str = "Dimensiones",
                  variant: str = START, timeout: float = 60.0, pdn: str | None = None,
-                 report=print):
+                 report=print, movetime: float | None = None):
         self.conn = conn
         self.engine = engine
         self.name = name
@@ -418,6 +418,7 @@ class Player:
         self.report = report
         self.games: list[GameReport] = []
         self.peer_name = "peer"
+        self.movetime = movetime              # seconds a move at most, within the clock
 
     # -- the two roles --
 
@@ -549,9 +550,11 @@ class Player:
     def _think(self, board: Board, clock: float, moves_to_go: int | None, asked_at: float):
         """Our move on our clock: the engine's time manager with a margin for the network."""
         side = "w" if int(board.turn) == 0 else "b"
-        limits = {f"{side}time": max(clock - 0.05, 0.01), "asked_at": asked_at}
+        limits: dict = {f"{side}time": max(clock - 0.05, 0.01), "asked_at": asked_at}
         if moves_to_go is not None and moves_to_go > 0:
             limits["movestogo"] = moves_to_go
+        if self.movetime is not None and self.movetime < clock / 2:
+            limits = {"movetime": self.movetime, "asked_at": asked_at}
         result = self.engine.search(board, **limits)
         move = result.best_move or board.legal_moves()[0]
         return move, time.monotonic() - asked_at
@@ -793,7 +796,7 @@ def main(args) -> int:
                 f"listening on {args.host}:{p} (waiting {args.wait:g} s for a peer)", flush=True))
         print(f"connected to {conn.peer}", flush=True)
         player = Player(conn, engine, args.name, args.variant, args.timeout, args.pdn,
-                        report=lambda line: print(line, flush=True))
+                        report=lambda line: print(line, flush=True), movetime=args.movetime)
         if args.initiator:
             player.initiate(starts, args.time, args.moves)
         else:

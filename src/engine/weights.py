@@ -3,6 +3,8 @@
 Two kinds of learned evaluation exist, each a module that knows its layout: ``patterns`` (the
 draughts games: board regions, a king-square table, whole-board terms) and ``linear`` (Dipole,
 Superajedrez, Super Dimensiones: a linear model over the features their native code lists).
+The draughts games can also play a ``network`` (network.py), whose files say so in their meta
+and hold its layers' arrays instead of ``weights``.
 Their files share one format, a numpy ``.npz`` archive: ``weights`` (int16, shape (rows, 2):
 opening and ending value of every row, in 1/16 centi-units), and ``meta`` (JSON: format,
 variant, the layout's digest, the weights' SHA-256, how they were made, and what the kind adds).
@@ -76,14 +78,18 @@ def save(path, variant: str, weights: np.ndarray, info: dict | None = None, **op
         np.savez_compressed(fh, weights=weights, meta=np.array(json.dumps(meta)))
 
 
-def read(path) -> tuple[str, np.ndarray, dict]:
+def read(path) -> tuple[str, object, dict]:
     """(variant, int16 weights in today's layout, meta) of a weights file, every field
-    checked."""
+    checked; for a network file (meta "model": "network") the weights are its arrays, a dict."""
+    from . import network
     path = Path(path)
     try:
         with np.load(path, allow_pickle=False) as data:
-            weights = data["weights"]
             meta = json.loads(str(data["meta"]))
+            if isinstance(meta, dict) and meta.get("model") == "network":
+                arrays = {name: data[name] for name in network.ARRAYS}
+            else:
+                weights = data["weights"]
     except FileNotFoundError:
         raise WeightsError(f"{path}: no such weights file") from None
     except Exception as exc:      # numpy raises many kinds for a malformed file
@@ -96,6 +102,11 @@ def read(path) -> tuple[str, np.ndarray, dict]:
     module = kind(variant) if isinstance(variant, str) else None
     if module is None:
         raise WeightsError(f"{path}: weights for {variant!r}, which has no learned evaluation")
+    if meta.get("model") == "network":
+        if module is not _patterns():
+            raise WeightsError(f"{path}: a network for {variant}, which has none")
+        network.check(path, variant, arrays, meta)
+        return str(variant), arrays, meta
     layout, size = module.file_layout(path, variant, meta)
     if weights.dtype != np.int16 or weights.shape != (size, 2):
         raise WeightsError(f"{path}: expected int16 weights of shape ({size}, 2), "
@@ -112,17 +123,32 @@ _LOADED: dict[str, str] = {}     # variant -> the file its evaluation came from
 def load(path, variant: str | None = None) -> str:
     """Make every search of the file's variant use its weights; returns the variant. With
     ``variant``, the file must be for it. On any error nothing changes."""
+    from . import network
     found, table, meta = read(path)
     if variant is not None and found != variant:
         raise WeightsError(f"{path}: weights for {found}, not {variant}")
-    kind(found).install(found, table, meta)
+    if meta.get("model") == "network":
+        network.install(found, table, meta)     # it plays over whatever patterns are installed
+    else:
+        if kind(found) is _patterns():
+            network.uninstall(found)
+        kind(found).install(found, table, meta)
     _LOADED[found] = str(path)
     return found
 
 
+def _patterns():
+    from . import patterns
+    return patterns
+
+
 def use_hand_set(variant: str) -> None:
     """Back to the hand-set evaluation of evaluation.py for a variant."""
-    _kind_of(variant, "the hand-set evaluation").uninstall(variant)
+    module = _kind_of(variant, "the hand-set evaluation")
+    if module is _patterns():
+        from . import network
+        network.uninstall(variant)
+    module.uninstall(variant)
     _LOADED[variant] = HAND_SET
 
 
