@@ -122,6 +122,17 @@ def test_analyse_multipv_and_no_move():
     assert out.stdout.strip() == "bestmove (none): the side to move has no legal move"
 
 
+# The bench's node count at its default depth: a change to the search, the move ordering or a
+# shipped evaluation changes it, and must change this figure with it, on purpose.
+BENCH_SIGNATURE = 16_608_304
+
+
+def test_bench_signature_is_pinned():
+    from engine.bench import run_bench
+    nodes, _ = run_bench(report=None)
+    assert nodes == BENCH_SIGNATURE
+
+
 def test_bench_prints_a_deterministic_signature():
     first = run("bench", "--depth", "5")
     second = run("bench", "--depth", "5")

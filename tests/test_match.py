@@ -336,3 +336,31 @@ def _running(pid: int) -> bool:
             return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def test_an_interrupted_match_ends_its_engines(tmp_path):
+    """Engines run in process groups of their own, out of reach of the terminal's Ctrl-C: the
+    referee ends them when it is interrupted."""
+    import signal
+    import subprocess
+    pids = tmp_path / "pids"
+    hanging = f"sh -c '{sys.executable} {BROKEN} hang {pids}; true'"
+    referee = subprocess.Popen([sys.executable, "-m", "engine", "match", "--engine", hanging,
+                                "--engine", hanging, "--tc", "30", "--games", "2"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.monotonic() + 60
+        while (not pids.exists() or len(pids.read_text().split()) < 2) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        started = [int(p) for p in pids.read_text().split()]
+        assert len(started) == 2
+        referee.send_signal(signal.SIGINT)
+        referee.communicate(timeout=30)
+        assert referee.returncode == 130
+        deadline = time.monotonic() + 10
+        while any(_running(p) for p in started) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(_running(p) for p in started)
+    finally:
+        referee.kill()

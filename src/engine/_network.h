@@ -51,10 +51,16 @@ NET_CLONES static int32_t net_output(const int16_t* us, const int16_t* them, int
                                      const int16_t* w2, const int32_t* b2, int h2,
                                      const int16_t* w3, int32_t b3) {
     int16_t h1[2 * NET_CACHE_H];
+    /* Two plain loops of int16 min/max: each vectorises (one mixing both views would not). */
     for (int i = 0; i < h; i++) {
-        int v = us[i], u = them[i];
-        h1[i] = (int16_t)(v < 0 ? 0 : v > NET_UNIT_C ? NET_UNIT_C : v);
-        h1[h + i] = (int16_t)(u < 0 ? 0 : u > NET_UNIT_C ? NET_UNIT_C : u);
+        int16_t v = us[i];
+        v = v < 0 ? 0 : v;
+        h1[i] = v > NET_UNIT_C ? NET_UNIT_C : v;
+    }
+    for (int i = 0; i < h; i++) {
+        int16_t v = them[i];
+        v = v < 0 ? 0 : v;
+        h1[h + i] = v > NET_UNIT_C ? NET_UNIT_C : v;
     }
     int32_t out = b3;
     for (int k = 0; k < h2; k++) {

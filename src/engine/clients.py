@@ -8,6 +8,7 @@ past a deadline, answers nonsense) is an `EngineFailure`.
 
 from __future__ import annotations
 
+import atexit
 import collections
 import os
 import queue
@@ -16,6 +17,7 @@ import signal
 import subprocess
 import threading
 import time
+import weakref
 from dataclasses import dataclass, field
 
 from . import Board
@@ -34,6 +36,18 @@ MATE_SCORE = 100_000
 
 
 TOO_LONG = object()         # the reader's mark of a line over MAX_LINE
+# The engines this process started and has not ended: each runs in a process group of its own
+# (out of reach of the terminal's Ctrl-C), so the referee ends them itself when it exits.
+_RUNNING: "weakref.WeakSet[EngineClient]" = weakref.WeakSet()
+
+
+def end_all() -> None:
+    """End every engine this process started and has not stopped (an interrupted match)."""
+    for client in list(_RUNNING):
+        client._kill()
+
+
+atexit.register(end_all)
 
 
 def bounded_lines(stream):
@@ -127,6 +141,7 @@ class EngineClient:
                                          start_new_session=True)
         except (OSError, ValueError) as exc:
             raise EngineFailure(f"cannot start {self.spec.command!r}: {exc}") from None
+        _RUNNING.add(self)
         self.lines = queue.Queue()
         self.stderr = collections.deque(maxlen=STDERR_LINES)
         threading.Thread(target=self._reader, args=(self.proc, self.lines), daemon=True).start()
@@ -233,6 +248,7 @@ class EngineClient:
 
     def _kill(self) -> None:
         """End the engine's whole process group and reap the engine."""
+        _RUNNING.discard(self)
         if self.proc is None:
             return
         try:

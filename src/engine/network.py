@@ -336,6 +336,7 @@ def fit(variant: str, dirs: list, out: str, hidden: int = 128, hidden2: int = 16
             losses.append(loss)
         if epoch >= epochs // 2:
             adam.rate *= 0.7
+        figures.setdefault("train_losses", []).append(round(float(np.mean(losses)), 6))
         line = f"epoch {epoch + 1}/{epochs}: train {np.mean(losses):.5f}"
         if len(valid_rows):
             prob = 1 / (1 + np.exp(-model.forward(us[valid_rows], them[valid_rows])[0]))
