@@ -67,9 +67,10 @@ def lone_king_holds(board):
     return any(counts[s] == 1 and counts[1 - s] <= limit for s in (0, 1))
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_native_value_equals_the_integer_reference(variant, tmp_path):
-    arrays = random_network(variant, seed=len(variant))
+@pytest.mark.parametrize("variant,hidden2", [(v, 8) for v in VARIANTS] + [("international", 5)])
+def test_native_value_equals_the_integer_reference(variant, hidden2, tmp_path):
+    # hidden2 a multiple of 8: the vector kernel where the processor has AVX2; 5: the plain one.
+    arrays = random_network(variant, hidden2=hidden2, seed=len(variant))
     path = tmp_path / "net.npz"
     network.save(path, variant, arrays, centi=90)
     weights.load(path, variant)
@@ -217,3 +218,24 @@ def test_train_a_network_end_to_end(tmp_path):
                  str(tmp_path / "cli.npz"), "--hidden", "8", "--hidden2", "4", "--epochs", "1"]) == 0
     assert main(["train", "--model", "network", "--variant", "checkers", str(data), "--out",
                  str(tmp_path / "x.npz"), "--hidden", "9999"]) == 2
+
+
+def test_a_network_over_the_patterns_adds_its_correction(tmp_path):
+    data = tmp_path / "data"
+    selfplay.run("checkers", 32, data, nodes=300, workers=1, progress=False, seed=6)
+    out = tmp_path / "over.npz"
+    figures = network.fit("checkers", [data], str(out), hidden=16, hidden2=8, epochs=2,
+                          report=lambda line: None, progress=False, over_patterns=True)
+    assert figures["valid_loss_quantized"] > 0
+    variant, arrays, meta = weights.read(out)
+    assert meta["over_patterns"] == weights.read(weights.shipped("checkers"))[2]["sha256"]
+    boards = [b for b in random_positions("checkers", 60, seed=9, plies=80) if not lone_king_holds(b)]
+    under = [b.evaluate() for b in boards]
+    weights.load(out)
+    for board, value in zip(boards, under):
+        us, them = plain_inputs(board)
+        assert board.evaluate() == value + int(network.reference(arrays, meta["centi"],
+                                                                 us[None, :], them[None, :])[0])
+    weights.use_hand_set("checkers")
+    with pytest.raises(weights.WeightsError, match="corrects the pattern weights"):
+        weights.load(out)

@@ -277,6 +277,8 @@ cdef int evaluate_as(const Rules* R, const Pos* p, bint quiet) noexcept nogil:
         if lone_king_holds(R, p):
             return values
         if R.net_h:
+            if R.net_over_patterns and R.pat_n:
+                values += pattern_eval(R, p, quiet)
             return network_eval(R, p) + values
         return pattern_eval(R, p, quiet) + values
     return hand_eval(R, p)

@@ -132,17 +132,18 @@ cdef int network_eval(const Rules* R, const Pos* p) noexcept nogil:
 _NETWORK_ARRAYS = {}         # variant id -> the arrays the native network points into
 
 
-def _set_network(int vid, list squares, int16_t[:, ::1] w1, int16_t[::1] b1, int16_t[:, ::1] w2,
-                 int32_t[::1] b2, int16_t[::1] w3, int b3, int centi):
+def _set_network(int vid, list squares, int16_t[:, ::1] w1, int16_t[::1] b1, int16_t[::1] w2,
+                 int32_t[::1] b2, int16_t[::1] w3, int b3, int centi, bint over_patterns=False):
     """Install a network for one variant (network.py checks the file and the sums' range first):
     `squares` is, for each side, each bit's square as that side sees the board (-1 for a bit off
-    the board); w1 [4 x squares, h], b1 [h], w2 [h2, 2h] (int8 values held as int16), b2 [h2],
-    w3 [h2]. Every board and
-    search of the variant evaluates with it from now on."""
+    the board); w1 [4 x squares, h], b1 [h], w2 [h * h2 * 2]: layer 2's int8 weights as int16,
+    interleaved by pairs of inputs (network.interleaved), b2 [h2], w3 [h2]. With
+    `over_patterns` its value is added to the installed patterns' (it corrects them). Every board
+    and search of the variant evaluates with it from now on."""
     cdef Rules* R = &RULES[vid]
-    cdef int n = w1.shape[0] // 4, h = w1.shape[1], h2 = w2.shape[0], s, b
+    cdef int n = w1.shape[0] // 4, h = w1.shape[1], h2 = b2.shape[0], s, b
     if not (0 < h <= NET_MAX_H and 0 < h2 <= NET_MAX_H2 and w1.shape[0] == 4 * n
-            and b1.shape[0] == h and w2.shape[1] == 2 * h and b2.shape[0] == h2
+            and b1.shape[0] == h and w2.shape[0] == 2 * h * h2
             and w3.shape[0] == h2 and centi > 0):
         raise ValueError("network layers of inconsistent or too large sizes")
     if len(squares) != 2 or any(len(row) != NBITS for row in squares):
@@ -158,11 +159,12 @@ def _set_network(int vid, list squares, int16_t[:, ::1] w1, int16_t[::1] b1, int
     R.net_squares = n
     R.net_w1 = &w1[0, 0]
     R.net_b1 = &b1[0]
-    R.net_w2 = &w2[0, 0]
+    R.net_w2 = &w2[0]
     R.net_b2 = &b2[0]
     R.net_w3 = &w3[0]
     R.net_b3 = b3
     R.net_centi = centi
+    R.net_over_patterns = over_patterns
     R.net_h2 = h2
     R.net_generation += 1             # every thread's sums of the last network are stale
     _NETWORK_ARRAYS[vid] = (w1, b1, w2, b2, w3)

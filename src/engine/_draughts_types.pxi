@@ -190,12 +190,13 @@ ctypedef struct Rules:
     int net_squares                            # playable squares: inputs = 4 * net_squares
     const int16_t* net_w1                      # [inputs][net_h]
     const int16_t* net_b1                      # [net_h]
-    const int16_t* net_w2                      # [net_h2][2 * net_h]: a neuron's inputs in a row
+    const int16_t* net_w2                      # [net_h][net_h2][2]: layer 2, pairs of inputs
     const int32_t* net_b2                      # [net_h2]
     const int16_t* net_w3                      # [net_h2]
     int32_t net_b3
     int net_centi                              # centi-men a unit of the output (a logit) is
     u64 net_generation                         # counts installs: threads' cached sums expire
+    int net_over_patterns                      # the network corrects the patterns' value
 
 ctypedef struct Pos:
     Bits pieces[2]            # [0] White, [1] Black

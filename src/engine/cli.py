@@ -174,7 +174,8 @@ def cmd_train(args) -> int:
             raise EngineError("--init, --drawish and --phase are the patterns' options")
         network.fit(args.variant, args.dirs, args.out, hidden=args.hidden, hidden2=args.hidden2,
                     epochs=args.epochs, lam=args.lam, rate=args.rate, batch=args.batch,
-                    holdout=args.holdout, report=lambda line: print(line, flush=True))
+                    holdout=args.holdout, report=lambda line: print(line, flush=True),
+                    over_patterns=args.over_patterns)
         return 0
     train.fit(args.variant, args.dirs, args.out, lam=args.lam, l2=args.l2,
               phase_l2=args.phase_l2, prior_l2=args.prior_l2, holdout=args.holdout, iterations=args.iterations,
@@ -563,6 +564,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hidden2", type=int, default=16,
                    help="network: neurons of the second layer (default 16)")
     p.add_argument("--epochs", type=int, default=20, help="network: passes over the data (20)")
+    p.add_argument("--over-patterns", action="store_true",
+                   help="network: learn a correction of the pattern weights the variant plays "
+                   "(its value is added to theirs; the file then needs them loaded)")
     p.add_argument("--rate", type=float, default=1e-3, help="network: Adam's step (1e-3)")
     p.add_argument("--batch", type=int, default=8192, help="network: positions a step (8192)")
     p.add_argument("--phase", choices=("pieces", "tempo"), default="pieces",

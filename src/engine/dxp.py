@@ -60,6 +60,10 @@ class DxpError(EngineError):
     wait that timed out."""
 
 
+class ConnectionClosed(DxpError):
+    """The peer closed the connection."""
+
+
 # -- messages ---------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -327,7 +331,7 @@ class Connection:
             while True:
                 chunk = self.sock.recv(4096)
                 if not chunk:
-                    self._inbox.put(DxpError("the peer closed the connection"))
+                    self._inbox.put(ConnectionClosed("the peer closed the connection"))
                     return
                 buffer += chunk
                 *messages, buffer = buffer.split(b"\0")
@@ -443,11 +447,16 @@ class Player:
         number = 0
         while games is None or number < games:
             try:
-                request = self._wait(GameRequest, "a GAMEREQ", self.timeout * 10)
-            except DxpError as exc:
-                if number and "closed the connection" in str(exc):
+                request = self._wait((GameRequest, GameEnd), "a GAMEREQ", self.timeout * 10)
+            except ConnectionClosed:
+                if number:
                     return                       # the initiator is done
                 raise
+            if isinstance(request, GameEnd):     # between games: answered, and maybe the end
+                self.conn.send(GameEnd("0", request.stop))
+                if request.stop == "1":
+                    return
+                continue
             if request.version != VERSION:
                 self.conn.send(GameAccept(self.name, "1"))
                 continue
@@ -587,8 +596,8 @@ class Player:
         self.conn.send(BackAccept("0"))
 
     def _wait(self, kind, what: str, timeout: float | None = None):
-        """The next message of `kind`; chats on the way are reported, anything else is an
-        error."""
+        """The next message of `kind` (a class or a tuple of them); chats on the way are
+        reported, anything else is an error."""
         deadline = time.monotonic() + (timeout or self.timeout)
         while True:
             message = self.conn.receive(deadline, what)
@@ -597,7 +606,7 @@ class Player:
             if isinstance(message, Chat):
                 self.report(f"chat from {self.peer_name}: {message.text}")
                 continue
-            if isinstance(message, GameRequest) and kind is not GameRequest:
+            if isinstance(message, GameRequest):
                 self.conn.send(GameAccept(self.name, "2"))   # not while a game is played
                 continue
             raise DxpError(f"expected {what}, the peer sent {encode(message)!r}")

@@ -133,7 +133,9 @@ class Model:
             "b3": np.zeros(1, np.float32),
         }
 
-    def forward(self, us, them):
+    def forward(self, us, them, base=None):
+        """(logits, what the gradient needs); `base`: logits added to the output (the
+        patterns' values that a correcting network starts from)."""
         p = self.params
         a_us = us @ p["w1"] + p["b1"]
         a_them = them @ p["w1"] + p["b1"]
@@ -142,12 +144,14 @@ class Model:
         pre2 = h1 @ p["w2"] + p["b2"]
         h2 = np.clip(pre2, 0, 1)
         out = (h2 @ p["w3"] + p["b3"])[:, 0]
+        if base is not None:
+            out = out + base
         return out, (pre1, h1, pre2, h2)
 
-    def gradients(self, us, them, target):
+    def gradients(self, us, them, target, base=None):
         """(mean cross-entropy, gradient of each parameter)."""
         p = self.params
-        out, (pre1, h1, pre2, h2) = self.forward(us, them)
+        out, (pre1, h1, pre2, h2) = self.forward(us, them, base)
         prob = 1 / (1 + np.exp(-out))
         loss = cross_entropy(prob, target)
         g_out = ((prob - target) / len(target)).astype(np.float32)[:, None]
@@ -239,14 +243,18 @@ def digest(arrays: dict) -> str:
     return h.hexdigest()
 
 
-def save(path, variant: str, arrays: dict, centi: int, info: dict | None = None) -> None:
-    """Write a network weights file (checked as a load would check it)."""
+def save(path, variant: str, arrays: dict, centi: int, info: dict | None = None,
+         over_patterns: str | None = None) -> None:
+    """Write a network weights file (checked as a load would check it). `over_patterns`: the
+    SHA-256 of the pattern weights the network corrects (its value is added to theirs)."""
     from .files import replacing
     from .weights import FORMAT
     meta = {"format": FORMAT, "variant": variant, "model": "network",
             "inputs": input_count(variant), "hidden": int(arrays["w1"].shape[1]),
             "hidden2": int(arrays["w2"].shape[0]), "centi": int(centi),
             "sha256": digest(arrays), "info": info or {}}
+    if over_patterns is not None:
+        meta["over_patterns"] = over_patterns
     check(path, variant, arrays, meta)
     with replacing(path) as fh:
         np.savez_compressed(fh, meta=np.array(json.dumps(meta)), **arrays)
@@ -277,19 +285,48 @@ def check(path, variant: str, arrays: dict, meta: dict) -> None:
         raise WeightsError(f"{path}: checksum mismatch (the file is damaged)")
     if sum_bound(arrays, variant) > 32767:
         raise WeightsError(f"{path}: a sum of layer 1 could leave 16 bits on a {variant} board")
+    base = meta.get("over_patterns")
+    if base is not None and base != patterns_digest(variant):
+        raise WeightsError(f"{path}: this network corrects the pattern weights {str(base)[:12]}..., "
+                           f"not those {variant} plays now: load those first")
+
+
+def patterns_digest(variant: str) -> str | None:
+    """The SHA-256 of the pattern weights the variant plays now, under its network if one plays
+    (None: the hand-set terms)."""
+    from .weights import HAND_SET, current, read
+    if variant in _UNDER:
+        return _UNDER[variant]
+    source = current(variant)
+    return None if source == HAND_SET else read(source)[2].get("sha256")
+
+
+_UNDER: dict = {}        # variant -> the patterns' digest under the network it plays, if one
 
 
 def install(variant: str, arrays: dict, meta: dict) -> None:
     """Make every board and search of the variant evaluate with this (checked) network."""
+    under = patterns_digest(variant)
     native = _native(variant)
     native._set_network(native.draughts_variant_id(variant), squares(variant),
                         np.ascontiguousarray(arrays["w1"]), np.ascontiguousarray(arrays["b1"]),
-                        np.ascontiguousarray(arrays["w2"], dtype=np.int16),
+                        interleaved(arrays["w2"]),
                         np.ascontiguousarray(arrays["b2"]),
-                        np.ascontiguousarray(arrays["w3"]), int(arrays["b3"]), int(meta["centi"]))
+                        np.ascontiguousarray(arrays["w3"]), int(arrays["b3"]), int(meta["centi"]),
+                        "over_patterns" in meta)
+    _UNDER[variant] = under
+
+
+def interleaved(w2: np.ndarray) -> np.ndarray:
+    """Layer 2's weights [h2, 2h] as the native kernel reads them: for each pair of inputs p and
+    neuron k, the weights of inputs 2p and 2p + 1 side by side ([h, h2, 2], int16, flat)."""
+    h2, inputs = w2.shape
+    pairs = w2.astype(np.int16).reshape(h2, inputs // 2, 2).transpose(1, 0, 2)
+    return np.ascontiguousarray(pairs).reshape(-1)
 
 
 def uninstall(variant: str) -> None:
+    _UNDER.pop(variant, None)
     native = _native(variant)
     native._clear_network(native.draughts_variant_id(variant))
 
@@ -298,9 +335,12 @@ def uninstall(variant: str) -> None:
 
 def fit(variant: str, dirs: list, out: str, hidden: int = 128, hidden2: int = 16,
         epochs: int = 20, lam: float = 0.5, rate: float = 1e-3, batch: int = 8192,
-        holdout: float = 0.1, seed: int = 1, report=print, progress: bool = True) -> dict:
+        holdout: float = 0.1, seed: int = 1, report=print, progress: bool = True,
+        over_patterns: bool = False) -> dict:
     """Train a network on the self-play positions of `dirs` and write it to `out`; returns the
-    figures (losses of the network and of the evaluation that played, by held-out games)."""
+    figures (losses of the network and of the evaluation that played, by held-out games).
+    `over_patterns`: the network learns a correction of the pattern weights the variant plays
+    now (its value is added to theirs), starting from no correction."""
     from tqdm import tqdm
 
     from . import selfplay
@@ -319,6 +359,14 @@ def fit(variant: str, dirs: list, out: str, hidden: int = 128, hidden2: int = 16
     target = _target(arrays, lam, centi)
     train_rows, valid_rows = np.flatnonzero(~held), np.flatnonzero(held)
     model = Model(input_count(variant), hidden, hidden2, seed)
+    base = None
+    under = patterns_digest(variant) if over_patterns else None
+    if over_patterns:
+        if under is None:
+            raise EngineError(f"{variant} plays no pattern weights for a network to correct")
+        report("the patterns' value of every position (the network learns their correction)...")
+        base = (static_values(variant, arrays, np.arange(len(target)), progress) / centi).astype(np.float32)
+        model.params["w3"] *= 0.01              # start from (almost) no correction
     adam = Adam(model.params, rate)
     rng = np.random.default_rng(seed)
     figures: dict = {"positions": int(len(target)), "hidden": hidden, "hidden2": hidden2,
@@ -330,7 +378,8 @@ def fit(variant: str, dirs: list, out: str, hidden: int = 128, hidden2: int = 16
         for start in tqdm(steps, desc=f"epoch {epoch + 1}/{epochs}", unit="batch",
                           disable=None if progress else True, leave=False):
             rows = order[start:start + batch]
-            loss, grads = model.gradients(us[rows], them[rows], target[rows])
+            loss, grads = model.gradients(us[rows], them[rows], target[rows],
+                                          None if base is None else base[rows])
             adam.step(model.params, grads)
             model.clip()
             losses.append(loss)
@@ -339,20 +388,23 @@ def fit(variant: str, dirs: list, out: str, hidden: int = 128, hidden2: int = 16
         figures.setdefault("train_losses", []).append(round(float(np.mean(losses)), 6))
         line = f"epoch {epoch + 1}/{epochs}: train {np.mean(losses):.5f}"
         if len(valid_rows):
-            prob = 1 / (1 + np.exp(-model.forward(us[valid_rows], them[valid_rows])[0]))
+            prob = 1 / (1 + np.exp(-model.forward(us[valid_rows], them[valid_rows],
+                                                  None if base is None else base[valid_rows])[0]))
             figures["valid_loss"] = cross_entropy(prob, target[valid_rows])
             line += f", held out {figures['valid_loss']:.5f}"
         report(line + f" ({time.monotonic() - started:.0f} s)")
     arrays_q = quantize(model, centi)
     if len(valid_rows):
         ints = reference(arrays_q, centi, us[valid_rows], them[valid_rows])
+        if base is not None:
+            ints = ints + np.rint(base[valid_rows] * centi)
         figures["valid_loss_quantized"] = cross_entropy(1 / (1 + np.exp(-ints / centi)),
                                                         target[valid_rows])
         figures["valid_loss_played"] = played_loss(variant, arrays, valid_rows, target)
         report(f"held out: network {figures['valid_loss_quantized']:.5f} (as the search reads "
                f"it), the evaluation that played {figures['valid_loss_played']:.5f}")
     figures["seconds"] = round(time.monotonic() - started, 1)
-    save(out, variant, arrays_q, centi, figures)
+    save(out, variant, arrays_q, centi, figures, over_patterns=under)
     report(f"wrote {out}")
     return figures
 
@@ -380,9 +432,17 @@ def played_loss(variant: str, arrays: dict, rows, target, limit: int = 50000) ->
     """The held-out loss of the evaluation the variant plays now (the shipped patterns, say):
     each board's own static value, at the scale that suits it best."""
     rows = rows[:limit]
-    values = np.array([board_of(variant, arrays, i).evaluate() for i in rows], dtype=np.float64)
+    values = static_values(variant, arrays, rows, progress=False)
     return min(cross_entropy(1 / (1 + np.exp(-values / c)), target[rows])
                for c in range(30, 601, 5))
+
+
+def static_values(variant: str, arrays: dict, rows, progress: bool = True) -> np.ndarray:
+    """The evaluation the variant plays now, of the positions `rows` (centi-men)."""
+    from tqdm import tqdm
+    return np.array([board_of(variant, arrays, i).evaluate()
+                     for i in tqdm(rows, unit="pos", disable=None if progress else True,
+                                   leave=False)], dtype=np.float64)
 
 
 def board_of(variant: str, arrays: dict, i: int):
