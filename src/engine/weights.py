@@ -21,6 +21,7 @@ import hashlib
 import json
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -78,7 +79,7 @@ def save(path, variant: str, weights: np.ndarray, info: dict | None = None, **op
         np.savez_compressed(fh, weights=weights, meta=np.array(json.dumps(meta)))
 
 
-def read(path) -> tuple[str, object, dict]:
+def read(path) -> tuple[str, Any, dict]:
     """(variant, int16 weights in today's layout, meta) of a weights file, every field
     checked; for a network file (meta "model": "network") the weights are its arrays, a dict."""
     from . import network
@@ -105,7 +106,7 @@ def read(path) -> tuple[str, object, dict]:
     if meta.get("model") == "network":
         if module is not _patterns():
             raise WeightsError(f"{path}: a network for {variant}, which has none")
-        network.check(path, variant, arrays, meta)
+        network.check(path, str(variant), arrays, meta)
         return str(variant), arrays, meta
     layout, size = module.file_layout(path, variant, meta)
     if weights.dtype != np.int16 or weights.shape != (size, 2):
