@@ -61,10 +61,10 @@ def test_help_explains_every_command():
     assert listed == set(commands) - {"analyze"}, listed ^ set(commands)
     out = run("perft", "--help")
     assert "--divide" in out.stdout and "--fen" in out.stdout and "DEPTH" in out.stdout
-    for command in commands:
-        text = run(command, "--help").stdout
+    for command, parser in commands.items():
+        text = parser.format_help()
         assert "%%" not in text and "%(" not in text, command
-    assert "95% interval" in run("match", "--help").stdout
+    assert "95% interval" in commands["match"].format_help()
 
 
 def test_the_examples_of_the_help_work(tmp_path):
@@ -77,22 +77,26 @@ def test_the_examples_of_the_help_work(tmp_path):
     assert out.returncode == 2 and out.stderr.startswith("error: --moves, move 2: ")
 
 
-def test_times_are_seconds_everywhere():
-    out = run("analyse", "-v", "checkers", "--movetime", "0.3")
-    assert out.returncode == 0 and out.stdout.strip().splitlines()[-1].startswith("bestmove ")
-    out = run("analyse", "-v", "checkers", "--movetime", "300ms")
-    assert out.returncode == 0 and out.stdout.strip().splitlines()[-1].startswith("bestmove ")
+def test_times_are_seconds_everywhere(capsys):
+    import pytest
+    from engine.cli import main
+    for text in ("0.3", "300ms", "0.3s"):
+        assert main(["analyse", "-v", "checkers", "--movetime", text]) == 0
+        assert capsys.readouterr().out.strip().splitlines()[-1].startswith("bestmove ")
     # The old spelling of analyse and solve (milliseconds) is refused, not read as seconds.
     for command in ("analyse", "solve", "annotate"):
         extra = ["games.pdn"] if command == "annotate" else []
-        out = run(command, *extra, "--movetime", "2000")
-        assert out.returncode == 2 and "Times are in seconds" in out.stderr
-        assert "write 2 for 2000 ms, or 2000s" in out.stderr
+        with pytest.raises(SystemExit) as exit_:
+            main([command, *extra, "--movetime", "2000"])
+        said = capsys.readouterr().err
+        assert exit_.value.code == 2 and "Times are in seconds" in said
+        assert "write 2 for 2000 ms, or 2000s" in said
     for text in ("0", "-1", "nan", "inf", "1e999", "\u0663", "5\u00b2"):
-        out = run("analyse", "--movetime", text)
-        assert out.returncode == 2 and "a time is a positive number of seconds" in out.stderr, text
-    out = run("match", "--tc", "\u0663")
-    assert out.returncode == 2 and "time control" in out.stderr
+        with pytest.raises(SystemExit):
+            main(["analyse", "--movetime", text])
+        assert "a time is a positive number of seconds" in capsys.readouterr().err, text
+    assert main(["match", "--tc", "\u0663"]) == 2
+    assert "time control" in capsys.readouterr().err
 
 
 def test_bad_input_gives_a_clear_error():
