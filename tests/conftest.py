@@ -1,9 +1,15 @@
 import io
+import os
 import random
+import tempfile
 
 import pytest
 
-import engine
+# The engines that play probe the user's endgame table folder when no folder is named: the tests
+# give them an empty one, so that what a developer has installed changes no transcript.
+os.environ["DIMENSIONES_EGDB"] = tempfile.mkdtemp(prefix="dimensiones-egdb-")
+
+import engine  # noqa: E402
 
 
 def random_game(variant: str, rng: random.Random, max_plies: int = 300) -> list:

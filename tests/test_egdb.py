@@ -459,6 +459,35 @@ def test_uci_probes_tables_under_egdb_path(tables):
         uci.session.handle("quit")
 
 
+def test_engines_that_play_probe_the_users_table_folder(tables, tmp_path, monkeypatch):
+    """`egdb install` builds into the user's folder; UCI (EgdbPath <default>), analyse, dxp and
+    the web board probe it when no folder is named; an empty EgdbPath turns tables off."""
+    from conftest import Transcript
+    from engine.cli import main
+    from engine.uci import UciSession
+    monkeypatch.setenv("DIMENSIONES_EGDB", str(tmp_path / "user"))
+    assert egdb.playing_tables(None, "checkers") is None           # nothing installed yet
+    assert main(["egdb", "install", "--variant", "checkers", "--pieces", "3", "--threads",
+                 "2"]) == 0
+    assert (tmp_path / "user" / "checkers" / "manifest.json").is_file()
+    found = egdb.playing_tables(None, "checkers")
+    assert found is not None and found.pieces == 3
+    assert egdb.playing_tables(str(tables["dir"]), "checkers").pieces == 4   # a folder named
+    uci = Transcript(UciSession)
+    try:
+        assert uci.send("setoption name UCI_Variant value checkers") == [
+            "info string endgame tables: checkers up to 3 pieces"]
+        lines = uci.send("position fen W:WK1,K2:BK32", "go depth 2")
+        hits = int(lines[-2].split(" tbhits ")[1].split()[0])
+        assert hits > 0 and " score cp 2" in lines[-2]       # a won position, from the tables
+        assert uci.send("setoption name EgdbPath value") == []
+        assert uci.session.engine.tablebases is None
+    finally:
+        uci.session.handle("quit")
+    from engine import serve
+    assert serve.Lobby().tables("checkers") is not None
+
+
 def test_dipole_tables_and_solve(tables):
     t = tables["dipole"]
     # A capture of the last enemy checker wins at once; a lone stack against another.

@@ -71,9 +71,8 @@ def cmd_perft(args) -> int:
 def cmd_analyse(args) -> int:
     board = _board(args)
     engine = Engine(args.hash)
-    if args.egdb:
-        from .egdb import Tables
-        engine.tablebases = Tables(args.egdb, args.variant)
+    from .egdb import playing_tables
+    engine.tablebases = playing_tables(args.egdb, args.variant)
     limits = {}
     if args.depth is not None:
         limits["depth"] = args.depth
@@ -186,6 +185,8 @@ def cmd_train(args) -> int:
 
 def cmd_egdb(args) -> int:
     from . import egdb
+    if args.variant is None:
+        args.variant = "international" if args.action == "install" else "checkers"
     if args.action == "build":
         if args.pieces is None:
             raise EngineError("egdb build needs --pieces N")
@@ -210,6 +211,20 @@ def cmd_egdb(args) -> int:
         egdb.compress(args.variant, args.dir, report=lambda line: print(line, flush=True),
                       check=args.check, threads=args.threads, level=args.zstd_level,
                       lz4_level=args.lz4_level)
+    elif args.action == "install":
+        from .egdb import user_dir
+        folder = args.dir if args.dir != egdb.DEFAULT_DIR else user_dir()
+        pieces = args.pieces or 4
+        print(f"building the {args.variant} tables up to {pieces} pieces, compressed, in "
+              f"{folder}/{args.variant}: every engine that plays (uci, analyse, dxp, serve) "
+              f"probes them from then on", flush=True)
+        start = time.perf_counter()
+        tables = egdb.build(args.variant, pieces, folder, report=lambda line: print(line, flush=True),
+                            threads=args.threads, compress=True, check=args.check,
+                            level=args.zstd_level, lz4_level=args.lz4_level)
+        size = sum(e["bytes"] + e.get("dist_bytes", 0) for e in tables.manifest["slices"].values())
+        print(f"done: {len(tables.manifest['slices'])} slices, {size:,} bytes, "
+              f"{time.perf_counter() - start:.1f} s")
     elif args.action == "verify":
         tables = egdb.Tables(args.dir, args.variant)
         return _report_verify(egdb.verify(tables, args.slices, threads=args.threads), tables)
@@ -482,7 +497,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--nodes", type=int, help="node budget")
     p.add_argument("--multipv", type=int, default=1, help="number of best moves to show (default 1)")
     p.add_argument("--hash", type=int, default=64, help="hash table size in MB (default 64)")
-    p.add_argument("--egdb", metavar="DIR", help="probe the endgame tables in DIR/VARIANT")
+    p.add_argument("--egdb", metavar="DIR", help="probe the endgame tables in DIR/VARIANT "
+                   "(default: the user's table folder, where `egdb install` built them)")
     p.set_defaults(func=cmd_analyse)
 
     p = sub.add_parser("selfplay", help="self-play games for training",
@@ -594,17 +610,22 @@ def build_parser() -> argparse.ArgumentParser:
                        "earlier version are written again, a third smaller); "
                        "'build --compress' compresses each slice "
                        "as soon as no slice left to build reads it (for tables whose raw files "
-                       "would not fit on the disk). "
+                       "would not fit on the disk). 'install' builds compressed tables (default: "
+                       "International up to 4 pieces, a few MB, about a minute) into the user's "
+                       "table folder ($DIMENSIONES_EGDB, else ~/.cache/dimensiones/egdb), which "
+                       "the engines that play (uci, analyse, dxp, serve) probe when no folder is "
+                       "named. "
                        "Move-count draw rules are not part of the tables (docs/egdb.md).",
                        formatter_class=argparse.RawDescriptionHelpFormatter,
-                       epilog="examples:\n  python -m engine egdb build --variant checkers --pieces 5\n"
+                       epilog="examples:\n  python -m engine egdb install\n"
+                       "  python -m engine egdb build --variant checkers --pieces 5\n"
                        "  python -m engine egdb verify --variant checkers\n"
                        "  python -m engine egdb compress --variant checkers\n"
                        "  python -m engine egdb build --variant checkers --pieces 7 --compress\n"
                        "  python -m engine egdb verify --variant checkers --slices 0m2k-0m1k")
-    p.add_argument("action", choices=["build", "compress", "info", "verify"])
-    p.add_argument("--variant", "-v", default="checkers", choices=games.names(tables=True),
-                   help="the game (default: checkers)")
+    p.add_argument("action", choices=["build", "compress", "info", "verify", "install"])
+    p.add_argument("--variant", "-v", default=None, choices=games.names(tables=True),
+                   help="the game (default: checkers; for install, international)")
     p.add_argument("--pieces", "-n", type=int, help="build every slice with up to N pieces")
     p.add_argument("--dir", "-d", default="egdb", help="the table directory (default: ./egdb)")
     p.add_argument("--threads", "-t", type=int, default=None,
@@ -804,7 +825,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="think at most this long a move (default: as the clock allows)")
     p.add_argument("--hash", type=int, default=64, help="transposition table MB (default 64)")
     p.add_argument("--threads", type=int, default=1, help="search threads (default 1)")
-    p.add_argument("--egdb", metavar="DIR", help="probe the endgame tables in DIR/VARIANT")
+    p.add_argument("--egdb", metavar="DIR", help="probe the endgame tables in DIR/VARIANT "
+                   "(default: the user's table folder, where `egdb install` built them)")
     p.set_defaults(func=cmd_dxp)
 
     p = sub.add_parser("moves", help="show a position and its legal moves",
@@ -872,7 +894,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "out")
     p.add_argument("--open", action="store_true", help="open the page in the default browser")
     p.add_argument("--egdb", metavar="DIR", default=None, help="endgame tables to probe (a "
-                   "folder of `egdb build`; default: none)")
+                   "folder of `egdb build`; default: the user's table folder, where `egdb "
+                   "install` built them)")
     p.add_argument("--hash", type=int, default=32, help="transposition table MB of each game "
                    "(default 32)")
     p.add_argument("--verbose", action="store_true", help="log every request")

@@ -790,9 +790,8 @@ def main(args) -> int:
         starts = [Board(args.variant, args.fen).fen()] * args.games
     log = MessageLog(args.log, args.verbose)
     engine = Engine(hash_mb=args.hash, threads=args.threads)
-    if args.egdb:
-        from .egdb import Tables
-        engine.tablebases = Tables(args.egdb, args.variant)
+    from .egdb import playing_tables
+    engine.tablebases = playing_tables(args.egdb, args.variant)
     conn = None
     player = None
     try:

@@ -57,6 +57,35 @@ LZ4_LEVEL = 12                  # LZ4_compress_HC's highest: decoding is as fast
                                 # writing 4 times faster at 6 for files 2-3 % larger
 ZSTD_LEVEL = 19                 # zstd's highest before its "ultra" levels (slow to write)
 DEFAULT_DIR = "egdb"
+# The user's own table folder, which the engines that play (uci, analyse, dxp, serve) probe when
+# no folder is named: `python -m engine egdb install` builds tables there.
+USER_DIR_ENV = "DIMENSIONES_EGDB"
+USER_DIR = "<default>"          # the name of that folder in options (UCI EgdbPath)
+
+
+def user_dir() -> Path:
+    """$DIMENSIONES_EGDB, else the user's cache folder: $XDG_CACHE_HOME/dimensiones/egdb or
+    ~/.cache/dimensiones/egdb."""
+    named = os.environ.get(USER_DIR_ENV)
+    if named:
+        return Path(named)
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(cache) / "dimensiones" / "egdb"
+
+
+def playing_tables(directory, variant: str):
+    """The tables an engine that plays probes: those of `directory` (TableError if they do not
+    load), or with no folder named (None, or USER_DIR) those of the user's folder when it holds
+    the variant's, else None."""
+    if directory not in (None, "", USER_DIR):
+        return Tables(directory, variant)
+    folder = user_dir()
+    if not (folder / variant / MANIFEST).is_file():
+        return None
+    try:
+        return Tables(folder, variant)
+    except TableError:
+        return None
 # RULE codes of the native probe (see _game.pxd).
 _RULE_NONE, _RULE_DRAW, _RULE_LOSS, _RULE_WIN = 0, 1, 2, 3
 

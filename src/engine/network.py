@@ -166,9 +166,13 @@ class Model:
         grads["b1"] = g_us.sum(0) + g_them.sum(0)
         return loss, grads
 
-    def clip(self) -> None:
-        """Keep the weights inside what their integers can hold (see quantize)."""
+    def clip(self, pieces: int = 40) -> None:
+        """Keep the weights inside what their integers can hold (see quantize): layer 1's sums,
+        of a bias and a row for each of at most `pieces` pieces, inside 16 bits."""
         p = self.params
+        limit = 32000 / UNIT / (pieces + 1)
+        np.clip(p["w1"], -limit, limit, out=p["w1"])
+        np.clip(p["b1"], -limit, limit, out=p["b1"])
         np.clip(p["w2"], -127 / 64, 127 / 64, out=p["w2"])
         np.clip(p["w3"], -32767 / 64 / UNIT, 32767 / 64 / UNIT, out=p["w3"])
 
@@ -359,6 +363,7 @@ def fit(variant: str, dirs: list, out: str, hidden: int = 128, hidden2: int = 16
     target = _target(arrays, lam, centi)
     train_rows, valid_rows = np.flatnonzero(~held), np.flatnonzero(held)
     model = Model(input_count(variant), hidden, hidden2, seed)
+    pieces = max_pieces(variant)
     base = None
     under = patterns_digest(variant) if over_patterns else None
     if over_patterns:
@@ -381,7 +386,7 @@ def fit(variant: str, dirs: list, out: str, hidden: int = 128, hidden2: int = 16
             loss, grads = model.gradients(us[rows], them[rows], target[rows],
                                           None if base is None else base[rows])
             adam.step(model.params, grads)
-            model.clip()
+            model.clip(pieces)
             losses.append(loss)
         if epoch >= epochs // 2:
             adam.rate *= 0.7

@@ -85,8 +85,10 @@ class Lobby:
     """The games a server holds, and the tables it probes."""
 
     def __init__(self, egdb: str | os.PathLike | None = None, hash_mb: int = 32):
+        from .egdb import user_dir
         self.games: dict[str, WebGame] = {}
-        self.egdb = Path(egdb) if egdb else None
+        # No folder named: the user's table folder (egdb install), where it holds any.
+        self.egdb = Path(egdb) if egdb else user_dir()
         self.hash_mb = hash_mb
         self._tables: dict[str, object] = {}     # variant -> Tables, or the error text
         self._making = 0                         # games being made (their places taken)
@@ -95,7 +97,7 @@ class Lobby:
     def tables(self, variant: str):
         """The endgame tables of ``variant`` under --egdb, loaded once; None if there are none
         (a folder that does not load is reported by `variants`)."""
-        if self.egdb is None or not GAMES[variant].tables or not (self.egdb / variant).is_dir():
+        if not GAMES[variant].tables or not (self.egdb / variant).is_dir():
             return None
         with self._lock:
             if variant not in self._tables:

@@ -24,8 +24,11 @@ class UciSession(Session):
         super().__init__(out)
         self.multipv = 1
         self.move_overhead = 30          # ms kept back from the clock for transmission delays
-        self.egdb_path = ""              # endgame tables: DIR holds DIR/<variant>/
+        # Endgame tables: DIR holds DIR/<variant>/; <default>: the user's folder (egdb install),
+        # when it holds the variant's; empty: none.
+        self.egdb_path = "<default>"
         self._ponder_limits: dict = {}
+        self._load_tables(quiet=True, announce=False)
 
     def error(self, text: str) -> None:
         self.send(f"info string error {text}")
@@ -94,20 +97,23 @@ class UciSession(Session):
     def send_eval_file(self, value: str) -> None:
         self.send(f"info string evaluation {self.set_eval_file(value)}")
 
-    def _load_tables(self, quiet: bool) -> None:
+    def _load_tables(self, quiet: bool, announce: bool = True) -> None:
         """Probe the endgame tables of the current variant under EgdbPath, if there are any."""
-        from .egdb import TableError, Tables
+        from .egdb import TableError, playing_tables
         self.engine.tablebases = None
         if not self.egdb_path:
             return
         try:
-            tables = Tables(self.egdb_path, self.variant)
+            tables = playing_tables(self.egdb_path, self.variant)
         except TableError as exc:
             if not quiet:
                 self.error(f"endgame tables: {exc}")
             return
+        if tables is None:
+            return
         self.engine.tablebases = tables
-        self.send(f"info string endgame tables: {self.variant} up to {tables.pieces} pieces")
+        if announce:
+            self.send(f"info string endgame tables: {self.variant} up to {tables.pieces} pieces")
 
     def cmd_position(self, args):
         if not args:
