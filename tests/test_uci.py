@@ -38,7 +38,7 @@ def test_handshake(uci):
         "option name EarlyReductions type check default true",
         "option name QsPromotions type check default false",
         "option name QsExchanges type check default false",
-        "option name EgdbPath type string default <empty>",
+        "option name EgdbPath type string default <default>",
         "option name EvalFile type string default <shipped>",
         "uciok",
     ]
