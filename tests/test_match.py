@@ -184,7 +184,8 @@ def test_pdn_record_keeps_each_moves_score_and_time_as_a_comment():
     record = GameRecord(3, "a", "b", engine.Board("international").fen(), moves, "1-0", "x",
                         times=[0.1234, 0.5, 0.25], scores=[12, None, MATE_SCORE - 4])
     text = pdn(record, "international", "E")
-    assert "1. 32-28 {+0.12 0.12s} 19-23 {0.50s} 2. 28x19 {+M4 0.25s} 2-0" in text
+    # The one writer's style (python-chess's): the number again after a comment.
+    assert "1. 32-28 {+0.12 0.12s} 1... 19-23 {0.50s} 2. 28x19 {+M4 0.25s} 2-0" in text
     # A reader of the file sees the moves, each with its comment.
     game = read_game(text)
     assert [str(n.move) for n in game.mainline] == ["32-28", "19-23", "28x19"]

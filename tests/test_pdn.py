@@ -31,6 +31,23 @@ def test_reads_back_what_the_match_runner_writes(variant):
     assert game.result == ("0-2" if engine.games.game(variant).fmjd_results else "0-1")
 
 
+def test_one_writer_numbers_a_turn_once_when_a_player_moves_twice():
+    """Super Dimensiones: the huff choice is the opponent's ply, so after it the same player
+    moves again. Numbers go before each turn of the first player that follows the other's, in
+    the match's records and in write_game alike (they are one writer)."""
+    fen = "d5/6/3c2/2a1a1/6/ab4 a MCUWR"                 # c3 and e3 can both take d4
+    board = engine.Board("superdimensiones", fen)
+    moves = [board.push(m) for m in ("a1-b2", "huff-e3")]
+    moves.append(board.push("d4-e3"))                   # the same player again
+    moves.append(board.push(board.legal_moves()[0]))
+    text = write_pdn(GameRecord(1, "one", "two", fen, moves, "*", "t"), "superdimensiones", "e")
+    body = text.split("\n\n")[1].strip()
+    assert body == f"1. a1-b2 huff-e3 d4-e3 2. {moves[-1]} *"
+    game = pdn.read_game(text)
+    assert game.errors == [] and [str(m) for m in game.moves()] == [str(m) for m in moves]
+    assert pdn.write_game(game).split("\n\n")[1] == body
+
+
 def test_comments_variations_marks_and_several_games(tmp_path):
     text = """[Event "club"]
 [GameType "20"]

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from . import Board, games
 from .errors import EngineError, decimal, is_digits
 from .files import replacing
+from .pdn import Game, Node, write_game
 from .clients import MATE_SCORE, EngineClient, EngineFailure, EngineSpec, TimeControl, connect
 from .stats import elo_estimate, sprt_bounds, sprt_verdict
 
@@ -211,52 +212,19 @@ def _forfeit(record: GameRecord, side: int, names: list, reason: str) -> GameRec
 
 # -- records --------------------------------------------------------------------------------------
 
-FMJD_RESULTS = {"1-0": "2-0", "0-1": "0-2", "1/2-1/2": "1-1"}
-
-
 def pdn(record: GameRecord, variant: str, event: str) -> str:
-    """The game record: PDN for the draughts games and Dipole (FMJD result style 2-0 / 0-2 / 1-1
-    on 10×10 boards); for Superajedrez PGN, with the moves in Spanish algebraic notation as the
-    game's own records write them (RULES.md §7.9)."""
-    facts = games.game(variant)
-    result = FMJD_RESULTS.get(record.result, record.result) if facts.fmjd_results else record.result
-    tags = [("Event", event), ("Site", "local"), ("Date", time.strftime("%Y.%m.%d")),
-            ("Round", str(record.number)), ("White", record.white), ("Black", record.black),
-            ("Result", result), ("Variant", variant), ("FEN", record.opening),
-            ("Termination", record.termination)]
-    lines = [f'[{k} "{v}"]' for k, v in tags]
-    board = Board(variant, record.opening)
-    spanish = facts.record == "PGN"          # Superajedrez: standard algebraic notation
-    words = []
-    number = getattr(board, "fullmove_number") if spanish else 1
-    # A number before each turn of the variant's first player (Black in checkers) that follows
-    # the other player's; in Super Dimensiones a player can move twice (the huff choice).
-    first = board.spec.first_player
-    previous = None
-    for i, move in enumerate(record.moves):
-        side = int(board.turn)
-        if i == 0 and side != first:
-            words.append(f"{number}...")
-        elif side == first and previous != first:
-            words.append(f"{number}.")
-        words.append(getattr(board, "san")(move) if spanish else str(move))
-        comment = move_comment(record, i)
-        if comment:
-            words.append(comment)
-        board.push(move)
-        previous = side
-        if side != first and int(board.turn) == first:
-            number += 1
-    words.append(result)
-    text, line = [], ""
-    for word in words:
-        if len(line) + len(word) + 1 > 79:
-            text.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    text.append(line)
-    return "\n".join(lines) + "\n\n" + "\n".join(text) + "\n\n"
+    """The game record as the game writes them (`pdn.write_game`: PDN, FMJD results on 10×10
+    boards, PGN with Spanish algebraic moves for Superajedrez), each move with its comment."""
+    return write_game(as_game(record, variant, event))
+
+
+def as_game(record: GameRecord, variant: str, event: str) -> Game:
+    """The match's record of a game as a game of `engine.pdn`, with the tags of a match."""
+    headers = {"Event": event, "Site": "local", "Date": time.strftime("%Y.%m.%d"),
+               "Round": str(record.number), "White": record.white, "Black": record.black,
+               "Variant": variant, "FEN": record.opening, "Termination": record.termination}
+    nodes = [Node(move, move_comment(record, i)) for i, move in enumerate(record.moves)]
+    return Game(headers, variant, record.opening, nodes, record.result)
 
 
 def move_comment(record: GameRecord, i: int) -> str:
@@ -271,7 +239,7 @@ def move_comment(record: GameRecord, i: int) -> str:
             parts.append(f"{score / 100:+.2f}")
     if i < len(record.times):
         parts.append(f"{record.times[i]:.2f}s")
-    return "{" + " ".join(parts) + "}" if parts else ""
+    return " ".join(parts)
 
 
 # -- the match ------------------------------------------------------------------------------------

@@ -21,8 +21,8 @@ so far and says what went wrong, with its line and column, in ``Game.errors``; `
 read as meant: plain moves written with ``x``, captures with ``-`` or ``:``, squares padded with a
 space (``1- 6``) or a zero, algebraic squares on numbered 8×8 boards (Russian and Czech records:
 ``c3-d4``), a capture given by its two ends where the next move shows the route, FENs ending in a
-period, ``%`` escape lines, ``(!?)`` marks and ``...`` placeholders. Writing is ``write_game``
-(and ``engine.match.pdn`` for match records).
+period, ``%`` escape lines, ``(!?)`` marks and ``...`` placeholders. Writing is ``write_game``,
+the one writer of game records (the match runner's and the DXP player's go through it).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from . import Board
+from . import Board, games
 from .errors import EngineError
 from .geometry import algebraic
 
@@ -492,21 +492,32 @@ _SYMBOLS = {v: k for k, v in _MARKS.items()}
 _TAG_ORDER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 
 
+# The FMJD's way of writing results, used by 10×10 draughts records (games.Game.fmjd_results).
+FMJD_RESULTS = {"1-0": "2-0", "0-1": "0-2", "1/2-1/2": "1-1"}
+
+
 def write_game(game: Game) -> str:
-    """The game as PDN (PGN with Spanish algebraic moves for Superajedrez), with its tags,
-    comments, marks and variations; reading it back gives the same game."""
+    """The game as its game writes records (PDN; PGN with Spanish algebraic moves where the
+    game's record says so, as Superajedrez's), with its tags, comments, marks and variations;
+    reading it back gives the same game. The one writer of game files: the match runner, the
+    DXP player, the web board and annotate all write through it."""
+    facts = games.game(game.variant)
+    result = FMJD_RESULTS.get(game.result, game.result) if facts.fmjd_results else game.result
     headers = dict(game.headers)
-    headers.setdefault("Result", game.result)
+    headers["Result"] = result
     headers["Variant"] = game.variant
-    if game.start_fen != Board(game.variant).fen():
+    if "FEN" not in headers and game.start_fen != Board(game.variant).fen():
         headers["FEN"] = game.start_fen
     tags = [k for k in _TAG_ORDER if k in headers] + [k for k in headers if k not in _TAG_ORDER]
     lines = [f'[{k} "{_quote(str(headers[k]))}"]' for k in tags]
     if _nesting(game.mainline) > MAX_NESTING:
         raise PdnError(f"variations nested deeper than {MAX_NESTING}: no reader would take them")
+    board = game.board()
+    algebraic_moves = facts.record == "PGN"
+    number = board.fullmove_number if algebraic_moves else 1
     words = [f"{{{_comment(game.comment)}}}"] if game.comment else []
-    words += _line_words(game.board(), game.mainline)
-    words.append(game.result)
+    words += _line_words(board, game.mainline, number, algebraic_moves)
+    words.append(result)
     text, line = [], ""
     for word in words:
         if line and len(line) + len(word) + 1 > 79:
@@ -518,20 +529,22 @@ def write_game(game: Game) -> str:
     return "\n".join(lines) + "\n\n" + "\n".join(text) + "\n\n"
 
 
-def _line_words(board, nodes) -> list:
+def _line_words(board, nodes, number: int, algebraic_moves: bool) -> list:
+    """The words of a line from `board` (left as it was): a number before each turn of the
+    game's first player that follows the other player's (in Super Dimensiones a player can move
+    twice running), `N...` where a line or a comment leaves the other player to move."""
     words = []
-    spanish = board.variant == "superajedrez"
     first = board.spec.first_player
     need_number = True
+    previous = None
     for node in nodes:
         side = int(board.turn)
-        number = board.fullmove_number if spanish else board.ply // 2 + 1
-        if side == first:
+        if side == first and previous != first:
             words.append(f"{number}.")
         elif need_number:
             words.append(f"{number}...")
         need_number = False
-        text = board.san(node.move) if spanish else str(node.move)
+        text = board.san(node.move) if algebraic_moves else str(node.move)
         marks = [n for n in node.nags if n in _SYMBOLS]
         if marks:
             text += _SYMBOLS[marks[0]]
@@ -542,12 +555,15 @@ def _line_words(board, nodes) -> list:
             need_number = True
         for variation in node.variations:
             words.append("(")
-            words += _line_words(board, variation)
-            for _ in variation:
-                board.pop()
+            words += _line_words(board, variation, number, algebraic_moves)
             words.append(")")
             need_number = True
         board.push(node.move)
+        if side != first and int(board.turn) == first:
+            number += 1
+        previous = side
+    for _ in nodes:
+        board.pop()
     # Glue parentheses to their neighbours: "(17-22" and "11x22)".
     out: list[str] = []
     for word in words:
