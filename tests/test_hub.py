@@ -120,7 +120,7 @@ ERRORS = [
      "1e+07, not '" + "9" * 40 + "'... (400 characters)\""),
     ("set-param name=variant value=chess", "error message=\"unknown variant 'chess' (known: "
      "international spanish checkers turkish gothic-checkers brazilian russian pool czech thai italian killer "
-     "antidraughts breakthrough frisian frysk canadian; normal is international, bt is breakthrough, losing is antidraughts)\""),
+     "antidraughts breakthrough frisian frysk canadian; normal is international, losing is antidraughts, bt is breakthrough)\""),
     ("set-param name=threads value=0", "error message=\"option threads must be between 1 and 64, not 0\""),
     ("set-param name=hash value=999999999", "error message=\"option hash must be between 1 and 65536, "
      "not 999999999\""),

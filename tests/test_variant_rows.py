@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from engine import pdn
-from engine.hub import HUB_ALIASES, HUB_VARIANTS
+from engine.hub import HUB_VARIANTS
 from engine.types import Termination
 
 NEW = ["brazilian", "russian", "pool", "czech", "thai", "italian", "killer", "antidraughts", "breakthrough",
@@ -223,7 +223,15 @@ def test_start_fen_round_trip_and_a_short_game(variant):
 
 
 def test_names_other_programs_use():
-    assert {HUB_ALIASES["bt"], HUB_ALIASES["losing"]} == {"breakthrough", "antidraughts"}
+    assert [engine.games.by_hub_name(name).name for name in ("bt", "losing", "normal")] == \
+        ["breakthrough", "antidraughts", "international"]
+    assert engine.games.by_hub_name("russian").name == "russian"
+    assert engine.games.by_hub_name("chess") is None
+    # Each PDN GameType number names one game; a row copied from another names its own.
+    numbers = {g.name: g.pdn_game_type for g in engine.GAMES.values() if g.pdn_game_type}
+    assert numbers == {"international": 20, "checkers": 21, "italian": 22, "pool": 23,
+                       "spanish": 24, "russian": 25, "brazilian": 26, "canadian": 27,
+                       "czech": 29, "turkish": 30, "thai": 31, "frisian": 40}
     assert set(NEW) <= set(HUB_VARIANTS)
     text = '[GameType "25"]\n1. 22-17 11-15 *\n'
     game = pdn.read_game(text)

@@ -186,7 +186,7 @@ def cmd_train(args) -> int:
 def cmd_egdb(args) -> int:
     from . import egdb
     if args.variant is None:
-        args.variant = "international" if args.action == "install" else "checkers"
+        args.variant = games.DEFAULT if args.action == "install" else "checkers"
     if args.action == "build":
         if args.pieces is None:
             raise EngineError("egdb build needs --pieces N")
@@ -398,7 +398,7 @@ def cmd_openings(args) -> int:
               "start (N = 1..4), in move order")
         return 0
     entry = SETS.get(args.name)
-    variant = args.variant or (entry.variant if entry and entry.variant else "international")
+    variant = args.variant or (entry.variant if entry and entry.variant else games.DEFAULT)
     for fen in load(args.name, variant):
         print(fen)
     return 0
@@ -466,7 +466,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def positional(p):
-        p.add_argument("--variant", "-v", default="international", choices=variants(),
+        p.add_argument("--variant", "-v", default=games.DEFAULT, choices=variants(),
                        help="the game (default: international)")
         p.add_argument("--fen", "-f", default=None,
                        help="the position (default: the variant's start position); for "
@@ -517,7 +517,7 @@ def build_parser() -> argparse.ArgumentParser:
                        "then: python -m engine train --variant international data/int-gen1 "
                        "--out int-gen1.npz")
     learnable = games.names(learned=True)
-    p.add_argument("--variant", "-v", default="international", choices=learnable)
+    p.add_argument("--variant", "-v", default=games.DEFAULT, choices=learnable)
     p.add_argument("--games", "-n", type=int, default=1000, help="games in all (default 1000)")
     p.add_argument("--nodes", type=int, default=2000, help="nodes searched a move (default 2000)")
     p.add_argument("--workers", "-w", type=int, default=os.cpu_count() or 1,
@@ -547,7 +547,7 @@ def build_parser() -> argparse.ArgumentParser:
                        epilog="example: python -m engine train --variant international "
                        "data/int-gen1 --out int-gen1.npz")
     p.add_argument("dirs", nargs="+", metavar="DIR", help="folders of self-play files")
-    p.add_argument("--variant", "-v", default="international", choices=learnable)
+    p.add_argument("--variant", "-v", default=games.DEFAULT, choices=learnable)
     p.add_argument("--out", "-o", required=True, metavar="FILE", help="the weights file to write")
     p.add_argument("--lambda", dest="lam", type=float, default=0.5,
                    help="weight of the search score in the target, 0 (results only) to 1 "
@@ -695,7 +695,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--name", action="append", help="a display name per engine, in order")
     p.add_argument("--option", action="append", metavar="N:NAME=VALUE",
                    help="set an option of engine 1 or 2 after the handshake, e.g. 2:Reductions=false")
-    p.add_argument("--variant", "-v", default="international", choices=variants())
+    p.add_argument("--variant", "-v", default=games.DEFAULT, choices=variants())
     p.add_argument("--games", "-n", type=int, default=10, help="number of games (rounded up to pairs)")
     p.add_argument("--tc", default="0.1",
                    help="time control: SECONDS per move, BASE+INC in seconds, or nodes=N (N "
@@ -807,7 +807,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--openings", metavar="FILE|SET",
                    help="initiator: start positions as for match --openings, each played twice "
                    "with colours swapped")
-    p.add_argument("--variant", "-v", default="international", choices=dxp_variants(),
+    p.add_argument("--variant", "-v", default=games.DEFAULT, choices=dxp_variants(),
                    help="the rules (default international); DXP cannot tell the peer, so it "
                    "must play the same ones")
     p.add_argument("--name", default="Dimensiones", help="the name sent to the peer")

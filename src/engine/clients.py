@@ -20,9 +20,9 @@ import time
 import weakref
 from dataclasses import dataclass, field
 
-from . import Board
+from . import Board, games
 from .errors import EngineError, decimal, whole_number
-from .notation import HUB_ALIASES, position_string
+from .notation import position_string
 
 # An engine's start can be slow on a loaded machine or a cluster worker that is starting its own
 # processes (the CI's Ray match test once took over 20 s beside two busy loops); a hung engine
@@ -434,11 +434,11 @@ def hub_variant_name(variant: str, lines: list[str]) -> str | None:
         if words[:1] == ["param"] and fields.get("name") == "variant":
             values = fields.get("values", fields.get("value", "")).split()
     if values is None:
-        if variant == "international":
+        if variant == games.DEFAULT:       # Hub's own game, International draughts
             return None
         raise EngineFailure(f"the engine declares no variant parameter (it plays International "
                             f"draughts only), so it cannot play {variant}")
-    names = [variant] + [alias for alias, ours in HUB_ALIASES.items() if ours == variant]
+    names = [variant] + [name for name in [games.game(variant).hub_name] if name]
     for name in names:
         if name in values:
             return name

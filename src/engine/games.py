@@ -55,6 +55,10 @@ class Game:
     # self-play game or an evaluation match (rng -> FEN); None: the start position.
     random_start: Optional[Callable[[Any], str]] = None
     opening_check_depth: int = 6       # the search that checks random openings for balance
+    # Other programs' names for it: the PDN standard's GameType number (0: none) and the Hub
+    # protocol's name where it is not ours (Scan's "normal" for International draughts).
+    pdn_game_type: int = 0
+    hub_name: str = ""
 
     @property
     def tables(self) -> bool:
@@ -72,6 +76,8 @@ class Game:
 
 
 GAMES: dict[str, Game] = {}
+# The game a front end plays when it is told none (the protocols' and the command line's).
+DEFAULT = "international"
 
 
 def register(game: Game) -> None:
@@ -100,6 +106,16 @@ def stop_perft() -> None:
         stop()
 
 
+def by_pdn_game_type(number: int) -> Game | None:
+    """The game a PDN file's ``GameType`` number names, or None."""
+    return next((g for g in GAMES.values() if number and g.pdn_game_type == number), None)
+
+
+def by_hub_name(name: str) -> Game | None:
+    """The game a Hub engine calls `name` (its own name or the name Hub engines use)."""
+    return GAMES.get(name) or next((g for g in GAMES.values() if g.hub_name == name), None)
+
+
 def names(**facts) -> list[str]:
     """The games whose records have these facts, e.g. ``names(hub=True)``; all without any."""
     return [g.name for g in GAMES.values() if all(getattr(g, k) == v for k, v in facts.items())]
@@ -111,11 +127,14 @@ for _name in draughts_variants():
                   fmjd_results=_rules.size == 10,
                   # Chapinas' numbered pieces have no Hub square code.
                   hub=not _rules.numbered_pieces,
-                  table_set=DraughtsTableSet if _rules.has_tables else None, learned=True))
+                  table_set=DraughtsTableSet if _rules.has_tables else None, learned=True,
+                  pdn_game_type=_rules.pdn_game_type, hub_name=_rules.hub_name))
 # Boards of more than 64 bits (Canadian): the same code built on 128 bits; no tables.
 for _name in wide_draughts_variants():
+    _rules = DRAUGHTS_VARIANTS[_name]
     register(Game(_name, "draughts", WideDraughtsBoard, wide_draughts_perft,
-                  wide_draughts_stop_perft, hub=True, learned=True))
+                  wide_draughts_stop_perft, hub=True, learned=True,
+                  pdn_game_type=_rules.pdn_game_type, hub_name=_rules.hub_name))
 for _name in stack_variants():
     register(Game(_name, "stacks", StackBoard, stacks_perft, stacks_stop_perft,
                   table_set=StackTableSet, learned=True))

@@ -14,7 +14,7 @@ import sys
 
 from . import Board, __version__, games
 from .errors import EngineError, decimal, is_digits, quote
-from .notation import HUB_ALIASES, board_from_position
+from .notation import board_from_position
 from .options import BY_HUB_NAME, OPTIONS
 from .protocol import ENGINE_AUTHOR, ENGINE_NAME, Session, run
 from .timeman import ponder_budget
@@ -77,12 +77,13 @@ class HubSession(Session):
 
     def variant_name(self, value: str) -> str:
         """Ours, or another engine's name for it (Scan's normal, bt, losing)."""
-        variant = HUB_ALIASES.get(value, value)
-        if variant not in HUB_VARIANTS:
-            aliases = ", ".join(f"{a} is {ours}" for a, ours in HUB_ALIASES.items())
+        known = games.by_hub_name(value)
+        if known is None or known.name not in HUB_VARIANTS:
+            aliases = ", ".join(f"{g.hub_name} is {g.name}" for g in games.GAMES.values()
+                                if g.hub_name and g.name in HUB_VARIANTS)
             raise EngineError(f"unknown variant {quote(value)} (known: {' '.join(HUB_VARIANTS)}; "
                               f"{aliases})")
-        return variant
+        return known.name
 
     def set_variant(self, value: str) -> None:
         self.variant = value

@@ -11,9 +11,6 @@ from __future__ import annotations
 from . import Board
 from .errors import EngineError, quote
 
-# Other engines' names for our variants: Scan calls International draughts "normal",
-# breakthrough "bt" and antidraughts "losing".
-HUB_ALIASES = {"normal": "international", "bt": "breakthrough", "losing": "antidraughts"}
 
 
 def square_order(board) -> list:

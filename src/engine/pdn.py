@@ -35,13 +35,9 @@ import re
 from dataclasses import dataclass, field
 
 from . import Board, games
-from .errors import EngineError
+from .errors import EngineError, whole_number
 from .geometry import algebraic
 
-# The PDN standard's GameType numbers of the games played here.
-GAME_TYPES = {"20": "international", "21": "checkers", "22": "italian", "23": "pool", "24": "spanish", "25": "russian",
-              "26": "brazilian", "27": "canadian", "29": "czech", "30": "turkish", "31": "thai",
-              "40": "frisian"}
 # Variations inside variations, at most: deeper nesting is refused when read (each level keeps a
 # line open) and when written.
 MAX_NESTING = 100
@@ -232,13 +228,22 @@ def _variant(headers: dict, default: str | None, line: int) -> str:
     game_type = headers.get("GameType")
     if game_type:
         number = game_type.split(",")[0].strip()
-        if number in GAME_TYPES:
-            return GAME_TYPES[number]
+        known = games.by_pdn_game_type(whole_number(number) or 0)
+        if known is not None:
+            return known.name
         if default is None:
+            numbered = sorted((g.pdn_game_type, g.name) for g in games.GAMES.values()
+                              if g.pdn_game_type)
             raise PdnError(f"line {line}: GameType {game_type!r} is not a game this engine plays "
-                           f"(known: {', '.join(f'{k} {v}' for k, v in GAME_TYPES.items())})")
+                           f"(known: {', '.join(f'{k} {v}' for k, v in numbered)})")
     if default is None:
-        return "superajedrez" if "SetUp" in headers or _looks_like_pgn(headers) else "international"
+        # No tag says: a chess-like FEN (ranks and slashes) or a SetUp tag is a PGN game (of the
+        # one game written in PGN), anything else the default game.
+        if "SetUp" in headers or _looks_like_pgn(headers):
+            pgn = games.names(record="PGN")
+            if len(pgn) == 1:
+                return pgn[0]
+        return games.DEFAULT
     return default
 
 
@@ -262,7 +267,8 @@ def _game(headers, body, default_variant, strict, language, first_line) -> Game:
         return Game(headers=headers, variant=variant, start_fen=fen or "", line=first_line,
                     errors=[message])
     game = Game(headers=headers, variant=variant, start_fen=start.fen(), line=first_line)
-    if variant == "superajedrez" and language == "auto":
+    algebraic_moves = games.game(variant).record == "PGN"
+    if algebraic_moves and language == "auto":
         language = _guess_language(body)
     for kind, value, where in body:
         if kind == "bad":
@@ -372,7 +378,7 @@ def _guess_language(body) -> str:
 
 def _parse(board, word: str, language: str):
     text = re.sub(r"[!?]+$", "", word)
-    if board.variant == "superajedrez":
+    if games.game(board.variant).record == "PGN":
         text = text.rstrip("+#")
         if language == "en":
             text = _english(text)
@@ -514,7 +520,7 @@ def write_game(game: Game) -> str:
         raise PdnError(f"variations nested deeper than {MAX_NESTING}: no reader would take them")
     board = game.board()
     algebraic_moves = facts.record == "PGN"
-    number = board.fullmove_number if algebraic_moves else 1
+    number = getattr(board, "fullmove_number", 1) if algebraic_moves else 1
     words = [f"{{{_comment(game.comment)}}}"] if game.comment else []
     words += _line_words(board, game.mainline, number, algebraic_moves)
     words.append(result)

@@ -14,7 +14,7 @@ import sys
 import threading
 import time
 
-from . import Board, Engine, stop_perft
+from . import Board, Engine, games, stop_perft
 from .errors import EngineError
 
 ENGINE_NAME = "Dimensiones"
@@ -35,7 +35,7 @@ def physical_memory_mb() -> int | None:
 class Session:
     """A position, an Engine and at most one search running in a thread."""
 
-    def __init__(self, out=None, variant: str = "international"):
+    def __init__(self, out=None, variant: str = games.DEFAULT):
         self.out = out or sys.stdout
         self._write_lock = threading.Lock()
         self.variant = variant

@@ -112,6 +112,11 @@ class DraughtsVariant:
     # (docs/measurements.md: International, checkers, Russian, Italian, Brazilian, Thai gain; the
     # other rows do not lose; Turkish and breakthrough lose).
     selective_search: bool = True
+    # How other programs name the game: the PDN standard's GameType number (0: it has none) and
+    # the Hub protocol's name where it is not this project's (Scan's "normal" for International).
+    # A row made from another with `replace` names its own (see `_register`).
+    pdn_game_type: int = 0
+    hub_name: str = ""
 
     def __post_init__(self) -> None:
         self.geometry: Geometry = build_geometry(self.size, self.colour)
@@ -160,6 +165,13 @@ DRAUGHTS_VARIANTS: dict[str, DraughtsVariant] = {}
 
 
 def _register(v: DraughtsVariant) -> None:
+    for other in DRAUGHTS_VARIANTS.values():
+        # A row copied from another keeps its names unless it gives its own: two games under
+        # one PDN number or Hub name would read each other's files.
+        if v.pdn_game_type and v.pdn_game_type == other.pdn_game_type or \
+                v.hub_name and v.hub_name == other.hub_name:
+            raise ValueError(f"{v.name}: {other.name} already has GameType "
+                             f"{other.pdn_game_type} / Hub name {other.hub_name!r}")
     DRAUGHTS_VARIANTS[v.name] = v
 
 
@@ -169,6 +181,7 @@ _register(DraughtsVariant(
     man_move_dirs=FORWARD, man_capture_dirs=DIAGONALS, king_dirs=DIAGONALS, flying_kings=True,
     precedence=QUANTITY, promotion_in_capture=CONTINUE_AS_MAN,
     king_moves_limit=50, fmjd_endgames=True,
+    pdn_game_type=20, hub_name="normal",
 ))
 _register(DraughtsVariant(
     name="spanish", title="Spanish draughts", size=8, colour="light",
@@ -177,6 +190,7 @@ _register(DraughtsVariant(
     precedence=QUALITY, promotion_in_capture=STOP, max_pieces=12,
     king_moves_limit=100, forzosa=True, saque_de_peon=True,
     main_diagonal=(1, 5, 10, 14, 19, 23, 28, 32),
+    pdn_game_type=24,
 ))
 _register(DraughtsVariant(
     name="checkers", title="English/American checkers", size=8, colour="dark",
@@ -184,6 +198,7 @@ _register(DraughtsVariant(
     man_move_dirs=FORWARD, man_capture_dirs=FORWARD, king_dirs=DIAGONALS, flying_kings=False,
     precedence=FREE, promotion_in_capture=STOP, max_pieces=12,
     capture_limit=100,
+    pdn_game_type=21,
 ))
 _register(DraughtsVariant(
     name="chapinas", title="Damas Chapinas GT502", size=10, colour="light",
@@ -204,7 +219,7 @@ _register(DraughtsVariant(
     man_move_dirs=(N, E, W), man_capture_dirs=(N, E, W), king_dirs=(N, S, E, W),
     flying_kings=True, precedence=QUANTITY, promotion_in_capture=CONTINUE_AS_MAN,
     immediate_removal=True, max_pieces=16, king_moves_limit=100, turkish_endings=True,
-    selective_search=False,
+    selective_search=False, pdn_game_type=30,
 ))
 _register(DraughtsVariant(
     name="gothic-checkers", title="Gothic checkers (Altdeutsche Dame)", size=8, colour="all",
@@ -223,38 +238,44 @@ _register(DraughtsVariant(
 _INTERNATIONAL = DRAUGHTS_VARIANTS["international"]
 _BRAZILIAN = replace(
     _INTERNATIONAL, name="brazilian", title="Brazilian draughts (International rules on 8x8)",
-    size=8, numbering=_english_number, start_fen="W:W21-32:B1-12", max_pieces=12)
+    size=8, numbering=_english_number, start_fen="W:W21-32:B1-12", max_pieces=12,
+    pdn_game_type=26, hub_name="")
 _register(_BRAZILIAN)
 _register(replace(
     _BRAZILIAN, name="russian", title="Russian draughts (shashki)", precedence=FREE,
-    promotion_in_capture=CONTINUE_AS_KING, king_moves_limit=30, fmjd_endgames=False))
+    promotion_in_capture=CONTINUE_AS_KING, king_moves_limit=30, fmjd_endgames=False,
+    pdn_game_type=25))
 _register(replace(
     _BRAZILIAN, name="pool", title="American pool checkers", start_fen="B:W21-32:B1-12",
-    first_player=1, precedence=FREE, king_moves_limit=0, capture_limit=100, fmjd_endgames=False))
+    first_player=1, precedence=FREE, king_moves_limit=0, capture_limit=100, fmjd_endgames=False,
+    pdn_game_type=23))
 _register(replace(
     _BRAZILIAN, name="czech", title="Czech draughts", man_capture_dirs=FORWARD,
-    precedence=KING_FIRST, promotion_in_capture=STOP, king_moves_limit=30, fmjd_endgames=False))
+    precedence=KING_FIRST, promotion_in_capture=STOP, king_moves_limit=30, fmjd_endgames=False,
+    pdn_game_type=29))
 _register(replace(
     DRAUGHTS_VARIANTS["czech"], name="thai", title="Thai draughts (mak-hot)", precedence=FREE,
-    immediate_removal=True, turn_back=True, land_behind=True))
+    immediate_removal=True, turn_back=True, land_behind=True, pdn_game_type=31))
 _register(DraughtsVariant(
     name="italian", title="Italian draughts (dama italiana)", size=8, colour="light",
     numbering=_italian_number, start_fen="W:W21-32:B1-12", first_player=0,
     man_move_dirs=FORWARD, man_capture_dirs=FORWARD, king_dirs=DIAGONALS, flying_kings=False,
     precedence=ITALIAN, promotion_in_capture=STOP, max_pieces=12, men_take_kings=False,
     capture_limit=100,
+    pdn_game_type=22,
 ))
 _register(replace(
     _INTERNATIONAL, name="killer",
-    title="Killer draughts (International; a king taken last stops the capture)", killer=True))
+    title="Killer draughts (International; a king taken last stops the capture)", killer=True,
+    pdn_game_type=0, hub_name=""))
 _register(replace(
     _INTERNATIONAL, name="antidraughts",
     title="Antidraughts (International rules; who cannot move wins)", fmjd_endgames=False,
-    win_rule=LOSING, has_tables=False))
+    win_rule=LOSING, has_tables=False, pdn_game_type=0, hub_name="losing"))
 _register(replace(
     _INTERNATIONAL, name="breakthrough",
     title="Breakthrough draughts (International rules; the first king wins)", king_moves_limit=0,
-    fmjd_endgames=False, win_rule=FIRST_KING, has_tables=False,
+    fmjd_endgames=False, win_rule=FIRST_KING, has_tables=False, pdn_game_type=0, hub_name="bt",
     selective_search=False))          # ProbCut and early reductions lose here (measurements.md)
 # Frisian: men and kings capture along the files and ranks too (over the next square of their
 # colour: two squares along a line), the highest value first, a king limited to three quiet moves
@@ -263,17 +284,17 @@ _FRISIAN = replace(
     _INTERNATIONAL, name="frisian", title="Frisian draughts",
     man_capture_dirs=DIAGONALS + (E2, W2, N2, S2), king_capture_dirs=DIAGONALS + (E2, W2, N2, S2),
     precedence=VALUE, king_streak=3, king_moves_limit=0, fmjd_endgames=False,
-    frisian_endings=True, has_tables=False)
+    frisian_endings=True, has_tables=False, pdn_game_type=40, hub_name="")
 _register(_FRISIAN)
 _register(replace(
     _FRISIAN, name="frysk", title="Frysk! (Frisian draughts with five men each)",
-    start_fen="W:W46-50:B1-5", max_pieces=5))
+    start_fen="W:W46-50:B1-5", max_pieces=5, pdn_game_type=0))
 # Canadian: International rules on 12x12, 30 men each (the board needs the 128-bit build of the
 # generator, _draughts_wide). No endgame tables.
 _register(replace(
     _INTERNATIONAL, name="canadian", title="Canadian draughts (International rules on 12x12)",
     size=12, numbering=lambda n: _fmjd_number(n, 12), start_fen="W:W43-72:B1-30", max_pieces=30,
-    fmjd_endgames=False, has_tables=False))
+    fmjd_endgames=False, has_tables=False, pdn_game_type=27, hub_name=""))
 
 
 @dataclass
