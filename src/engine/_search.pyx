@@ -846,7 +846,7 @@ cdef void prepare_helper(Search* S, Search* H) noexcept nogil:
 cdef void helper_search(Search* H, int max_depth) noexcept nogil:
     """Iterative deepening of a helper until the main search stops it, never an iteration behind
     the main search's: level with it, the threads share its work through the table of busy
-    positions (docs/measurements.md, threads). Only the transposition table keeps what it finds."""
+    positions (docs/results.md, threads). Only the transposition table keeps what it finds."""
     cdef Search* S = <Search*>H.main_search
     cdef int d = 1
     cdef int score, prev = 0, alpha, beta, delta, done = 0
@@ -1032,7 +1032,7 @@ cdef class Engine:
         a non-PV node is reduced, not only from the fourth, as Scan does. On by default: with
         ProbCut, it gains against Scan 2.0 in International and in self-play in checkers and
         Russian, and does not lose in Spanish and Gothic; Turkish, where it loses, does not ask
-        for it (its row's ``selective_search``; docs/measurements.md). A switch so matches
+        for it (its row's ``selective_search``; docs/results.md). A switch so matches
         can test it."""
         return bool(self.S.early_reductions)
 
@@ -1044,7 +1044,7 @@ cdef class Engine:
     def qs_promotions(self) -> bool:
         """Whether quiescence, at a quiet node, also searches the moves that crown a man (in the
         games that list them: draughts), as Scan does. Off by default: +24 Elo in self-play at
-        100,000 nodes a move, but no gain against Scan 2.0 at 0.1 s (docs/measurements.md); a
+        100,000 nodes a move, but no gain against Scan 2.0 at 0.1 s (docs/results.md); a
         switch so matches can test it."""
         return bool(self.S.qs_promotions)
 
@@ -1057,7 +1057,7 @@ cdef class Engine:
         """Whether quiescence, at a quiet node with no king on the board, also searches the men's
         moves that offer a one-for-one exchange (draughts), as Scan does. Off by default: +33
         Elo in self-play at 100,000 nodes a move, but +0.0 % a game against Scan 2.0 at 0.1 s
-        (docs/measurements.md); a switch so that matches can test it."""
+        (docs/results.md); a switch so that matches can test it."""
         return bool(self.S.qs_exchanges)
 
     @qs_exchanges.setter

@@ -109,7 +109,7 @@ class DraughtsVariant:
     has_tables: bool = True           # endgame tables (which assume that no move loses)
     # Scan's selectivity in the search (ProbCut and early reductions, Engine switches on by
     # default): kept where self-play shows it gains or does not lose, off where it loses
-    # (docs/measurements.md: International, checkers, Russian, Italian, Brazilian, Thai gain; the
+    # (docs/results.md: International, checkers, Russian, Italian, Brazilian, Thai gain; the
     # other rows do not lose; Turkish and breakthrough lose).
     selective_search: bool = True
     # How other programs name the game: the PDN standard's GameType number (0: it has none) and
@@ -276,7 +276,7 @@ _register(replace(
     _INTERNATIONAL, name="breakthrough",
     title="Breakthrough draughts (International rules; the first king wins)", king_moves_limit=0,
     fmjd_endgames=False, win_rule=FIRST_KING, has_tables=False, pdn_game_type=0, hub_name="bt",
-    selective_search=False))          # ProbCut and early reductions lose here (measurements.md)
+    selective_search=False))          # ProbCut and early reductions lose here (results.md)
 # Frisian: men and kings capture along the files and ranks too (over the next square of their
 # colour: two squares along a line), the highest value first, a king limited to three quiet moves
 # in a row while its side has men. Frysk! is Frisian with five men each on the back row.
