@@ -47,6 +47,7 @@ def _board(args) -> Board:
 
 
 def cmd_perft(args) -> int:
+    """perft DEPTH [--divide]: leaves of the move tree from the position, with leaves a second."""
     board = _board(args)
     start = time.perf_counter()
     if args.divide:
@@ -69,6 +70,7 @@ def cmd_perft(args) -> int:
 
 
 def cmd_analyse(args) -> int:
+    """analyse: search a position to a depth, a node count or a time and print its lines."""
     board = _board(args)
     engine = Engine(args.hash)
     from .egdb import playing_tables
@@ -96,12 +98,14 @@ def cmd_analyse(args) -> int:
 
 
 def cmd_bench(args) -> int:
+    """bench: the fixed search benchmark; prints the node signature and nodes a second."""
     nodes, seconds = run_bench(args.depth, args.hash)
     print(f"{nodes} nodes {nodes / max(seconds, 1e-9):.0f} nps ({seconds:.2f} s)")
     return 0
 
 
 def cmd_match(args) -> int:
+    """match: play two engines (this one by default) against each other and report the score."""
     import random
 
     from .match import (Adjudication, EngineSpec, Match, default_engine_command,
@@ -155,6 +159,7 @@ def cmd_match(args) -> int:
 
 
 def cmd_selfplay(args) -> int:
+    """selfplay: play the engine against itself and save quiet positions for `train`."""
     from . import selfplay
     played, kept = selfplay.run(args.variant, args.games, args.out, nodes=args.nodes,
                                 workers=args.workers, random_plies=(args.random_plies[0],
@@ -166,6 +171,8 @@ def cmd_selfplay(args) -> int:
 
 
 def cmd_train(args) -> int:
+    """train: fit pattern, linear or network weights to self-play files and write a weights
+    file."""
     from . import train
     if args.model == "network":
         from . import network
@@ -184,6 +191,7 @@ def cmd_train(args) -> int:
 
 
 def cmd_egdb(args) -> int:
+    """egdb ACTION: build, compress, install, verify or list (info) endgame tables."""
     from . import egdb
     if args.variant is None:
         args.variant = games.DEFAULT if args.action == "install" else "checkers"
@@ -256,6 +264,7 @@ def _report_verify(report, tables) -> int:
 
 
 def cmd_solve(args) -> int:
+    """solve: a position's exact value from the endgame tables, or from a search."""
     from .egdb import TableError, Tables, solve
     board = _board(args)
     tables = None
@@ -275,21 +284,25 @@ def cmd_solve(args) -> int:
 
 
 def cmd_uci(args) -> int:
+    """uci: speak the UCI protocol on stdin and stdout until quit."""
     from .uci import main as uci_main
     return uci_main()
 
 
 def cmd_hub(args) -> int:
+    """hub: speak the Hub protocol (version 2) on stdin and stdout until quit."""
     from .hub import main as hub_main
     return hub_main()
 
 
 def cmd_dxp(args) -> int:
+    """dxp: play games over DamExchange (TCP), connecting to or listening for a peer."""
     from .dxp import main as dxp_main
     return dxp_main(args)
 
 
 def cmd_moves(args) -> int:
+    """moves: the legal moves of a position, one a line."""
     board = _board(args)
     print(board)
     print(f"FEN: {board.fen()}")
@@ -302,6 +315,7 @@ def cmd_moves(args) -> int:
 
 
 def cmd_show(args) -> int:
+    """show: a position as a text diagram, or an SVG or PNG picture, after the moves given."""
     from . import svg
     board = _board(args)
     moves = []
@@ -340,6 +354,7 @@ def cmd_show(args) -> int:
 
 
 def cmd_annotate(args) -> int:
+    """annotate: analyse the games of a game file and mark their mistakes (PDN or HTML)."""
     from . import annotate, pdn
     games = []
     for path in args.files:
@@ -378,11 +393,13 @@ def _plural(noun: str, count: int) -> str:
 
 
 def cmd_serve(args) -> int:
+    """serve: the web board on a local port until interrupted."""
     from .serve import main as serve
     return serve(args)
 
 
 def cmd_variants(args) -> int:
+    """variants: every game with its start position."""
     for name in variants():
         board = Board(name)
         print(f"{name:<16} {board.spec.title:<36} start {board.fen()}")
@@ -390,6 +407,7 @@ def cmd_variants(args) -> int:
 
 
 def cmd_openings(args) -> int:
+    """openings: list the named opening sets, or print the positions of one."""
     from .openings import SETS, load
     if args.name is None:
         for named in SETS.values():
@@ -450,6 +468,7 @@ def port_number(text: str) -> int:
 
 
 def ray_option(p, units: str) -> None:
+    """Add the `--ray ADDRESS` option to a command that runs its `units` on Ray."""
     p.add_argument("--ray", metavar="ADDRESS", default=None,
                    help=f"run the {units} on a Ray cluster: its address, 'auto' (the cluster "
                    "this machine belongs to) or 'local' (a Ray instance for this run alone); "
@@ -459,6 +478,7 @@ def ray_option(p, units: str) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The command line: one subcommand a job, each with its own --help."""
     parser = argparse.ArgumentParser(
         prog="python -m engine", description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -908,6 +928,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line; the exit status (2 for an error the engine explains, 130 when
+    interrupted)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

@@ -115,6 +115,7 @@ class Lobby:
         return found if isinstance(found, str) else None
 
     def variants(self) -> dict:
+        """Every game the page can open: its name, title, seats, record format and tables."""
         out = []
         for name, record in GAMES.items():
             tables = self.tables(name)
@@ -126,6 +127,8 @@ class Lobby:
                 "movetime": list(MOVETIME_RANGE), "multipv": MULTIPV_MAX}
 
     def new(self, variant, fen=None, engine=(), movetime=1.0, moves=()) -> tuple[str, WebGame]:
+        """Make a game; its key and the game. EngineError when the game or its settings are
+        refused or the server is full."""
         if not isinstance(variant, str) or variant not in GAMES:
             raise EngineError(f"unknown game {str(variant)[:40]!r} (known: {', '.join(GAMES)})")
         # The place is taken under the lock before the game is made (it allocates its engine's
@@ -146,10 +149,12 @@ class Lobby:
         return key, game
 
     def get(self, key: str) -> WebGame | None:
+        """The game of a key, or None."""
         with self._lock:
             return self.games.get(key)
 
     def close(self, key: str) -> bool:
+        """End a game and free its engine; whether there was one."""
         with self._lock:
             game = self.games.pop(key, None)
         if game is not None:
@@ -165,6 +170,7 @@ class Lobby:
                 self.close(key)
 
     def close_all(self) -> None:
+        """End every game (when the server stops)."""
         for key in list(self.games):
             self.close(key)
 
@@ -430,6 +436,7 @@ class WebServer:
             wasyncore.loop(timeout=0.2, map=self._map, use_poll=True, count=1)
 
     def shutdown(self) -> None:
+        """Stop serving: the loop, the worker threads and every connection."""
         from waitress import wasyncore
         self._stopping.set()
         self._thread.join(5)
