@@ -1,0 +1,521 @@
+# The Python face: the Engine class and what its results need. Included by _search.pyx.
+
+TABLE_WIN_BOUND = TABLE_BOUND    # a score above this (and below a mate) is a win the tables
+                                 # proved without giving its distance
+
+
+def _move_orders(GameBoard board, int tt_move, killer_moves, history):
+    """For tests: the search's ordering numbers of the board's moves, as its game's
+    order_moves gives them and as order_moves (here) asks them move by move: (fast, generic);
+    fast is None where the game has none. killer_moves: two indexes into the move list (-1: no
+    killer yet); history: 4096 ints."""
+    cdef const GameOps* ops = board.search_ops()
+    cdef SMove moves[SEARCH_MAX_MOVES]
+    cdef SMove killers[2]
+    cdef int hist[4096]
+    cdef int order[SEARCH_MAX_MOVES]
+    cdef int n = ops.generate(ops.ctx, board.search_position(), moves), i, k
+    if len(history) != 4096:
+        raise ValueError("history must hold 4096 numbers")
+    for i in range(4096):
+        hist[i] = history[i]
+    memset(killers, 0, sizeof(killers))
+    for k in range(2):
+        if 0 <= killer_moves[k] < n:
+            killers[k] = moves[killer_moves[k]]
+    order_moves(ops, moves, n, tt_move, killers, hist, order)
+    generic = [order[i] for i in range(n)]
+    if ops.order_moves == NULL:
+        return None, generic
+    ops.order_moves(moves, n, tt_move, killers, hist, order)
+    return [order[i] for i in range(n)], generic
+
+
+def _table_move(tables, board, result):
+    """The search's result, its move replaced by the one the tables' distances call best when
+    they hold the root as won or lost: the fastest win, or the slowest loss. Probing
+    compressed tables, the search sees only "won" inside them, and can shuffle in a won
+    position until a move-count rule draws the game (docs/egdb.md); raw tables give the same
+    move as the search."""
+    if not hasattr(tables, "best_move") or board.variant != tables.variant:
+        return result
+    root = tables.probe(board)
+    if root is None or root.result == "draw":
+        return result
+    found = tables.best_move(board, root)
+    if found is None or found[0] == result.best_move:
+        return result
+    best = found[0]
+    line = PVLine(result.score, result.mate, [best])
+    return _dataclass_replace(result, best_move=best, pv=[best], lines=[line])
+
+
+def _mate_distance(int score):
+    """Moves (not plies) to the end for a won (> 0) or lost (< 0) score, else None."""
+    if score >= MATE_BOUND:
+        return (MATE - score + 1) // 2
+    if score <= -MATE_BOUND:
+        return -((MATE + score) // 2)
+    return None
+
+
+cdef class Engine:
+    """The search, with its transposition table: ``Engine(hash_mb=64)``.
+
+    ``search(board, ...)`` returns a SearchResult; ``stop()`` (from another thread) ends a running
+    search at once with the best move found so far; ``new_game()`` clears what was learnt.
+    ``eval_file``: a learned evaluation's weights file (weights.py) to load first; weights
+    belong to a variant, not to one Engine, so every search of that variant uses them."""
+
+    cdef Search* S
+    cdef void* helper_searches[MAX_THREADS]   # Search* of the helper threads (threads - 1)
+    cdef u64* busy                            # the threads' shared table of busy positions
+    cdef int nthreads
+    cdef readonly int hash_mb
+    cdef readonly int handovers               # iterations the last search took from a helper
+    cdef object _lock
+    cdef public bint searching
+    cdef ProbeSource _tables
+    cdef object _tables_owner
+
+    def __cinit__(self, *args, **kwargs):
+        self.S = new_search()
+        if self.S == NULL:
+            raise MemoryError()
+        self.nthreads = 1
+
+    def __init__(self, hash_mb=64, reductions=True, null_move=True, probcut=True,
+                 early_reductions=True, qs_promotions=False, eval_file=None, threads=1,
+                 qs_exchanges=False):
+        self._lock = _threading.Lock()
+        if eval_file is not None:
+            from . import weights
+            weights.load(eval_file)
+        self.resize(hash_mb)
+        self.reductions = reductions
+        self.null_move = null_move
+        self.probcut = probcut
+        self.early_reductions = early_reductions
+        self.qs_promotions = qs_promotions
+        self.qs_exchanges = qs_exchanges
+        self.threads = threads
+
+    @property
+    def threads(self) -> int:
+        """Search threads (1 to 64): the main search and threads - 1 helpers sharing its
+        transposition table (lazy SMP, see the module's docstring). 1 by default."""
+        return self.nthreads
+
+    @threads.setter
+    def threads(self, value):
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_THREADS:
+            raise ValueError(f"threads must be 1 to {MAX_THREADS}, not {value!r}")
+        self._not_searching("change the number of threads")
+        cdef int i
+        cdef Search* H
+        for i in range(self.nthreads - 1, value - 1, -1):        # fewer: free the extra ones
+            free_search(<Search*>self.helper_searches[i - 1])
+            self.helper_searches[i - 1] = NULL
+        if value > 1 and self.busy == NULL:
+            self.busy = <u64*>malloc(BUSY_SIZE * sizeof(u64))
+            if self.busy == NULL:
+                raise MemoryError("cannot allocate the threads' shared table")
+        for i in range(self.nthreads, value):                   # more: allocate
+            H = new_search()
+            if H == NULL:
+                self.nthreads = i
+                raise MemoryError("cannot allocate another search thread")
+            self.helper_searches[i - 1] = H
+        self.nthreads = value
+
+    @property
+    def early_reductions(self) -> bool:
+        """Whether, in the games that ask for it (draughts), every quiet move after the first at
+        a non-PV node is reduced, not only from the fourth, as Scan does. On by default: with
+        ProbCut, it gains against Scan 2.0 in International and in self-play in checkers and
+        Russian, and does not lose in Spanish and Gothic; Turkish, where it loses, does not ask
+        for it (its row's ``selective_search``; docs/results.md). A switch so matches
+        can test it."""
+        return bool(self.S.early_reductions)
+
+    @early_reductions.setter
+    def early_reductions(self, value):
+        self.S.early_reductions = 1 if value else 0
+
+    @property
+    def qs_promotions(self) -> bool:
+        """Whether quiescence, at a quiet node, also searches the moves that crown a man (in the
+        games that list them: draughts), as Scan does. Off by default: +24 Elo in self-play at
+        100,000 nodes a move, but no gain against Scan 2.0 at 0.1 s (docs/results.md); a
+        switch so matches can test it."""
+        return bool(self.S.qs_promotions)
+
+    @qs_promotions.setter
+    def qs_promotions(self, value):
+        self.S.qs_promotions = 1 if value else 0
+
+    @property
+    def qs_exchanges(self) -> bool:
+        """Whether quiescence, at a quiet node with no king on the board, also searches the men's
+        moves that offer a one-for-one exchange (draughts), as Scan does. Off by default: +33
+        Elo in self-play at 100,000 nodes a move, but +0.0 % a game against Scan 2.0 at 0.1 s
+        (docs/results.md); a switch so that matches can test it."""
+        return bool(self.S.qs_exchanges)
+
+    @qs_exchanges.setter
+    def qs_exchanges(self, value):
+        self.S.qs_exchanges = 1 if value else 0
+
+    @property
+    def probcut(self) -> bool:
+        """Whether ProbCut (a shallow search that holds beta by a margin cuts the node) is used
+        in the games that ask for it (draughts), as Scan does. On by default, with early
+        reductions (see there for the matches that chose it); a switch so matches can test it."""
+        return bool(self.S.probcut)
+
+    @probcut.setter
+    def probcut(self, value):
+        self.S.probcut = 1 if value else 0
+
+    @property
+    def null_move(self) -> bool:
+        """Whether null-move pruning is used in the games that allow it (Superajedrez; never in
+        draughts, where zugzwang is everywhere). On by default; a switch so matches can test it."""
+        return bool(self.S.null_move)
+
+    @null_move.setter
+    def null_move(self, value):
+        self.S.null_move = 1 if value else 0
+
+    @property
+    def reductions(self) -> bool:
+        """Whether late quiet moves are searched with reduced depth first (on by default; a
+        self-play match with it off measures what it gains)."""
+        return bool(self.S.reductions)
+
+    @reductions.setter
+    def reductions(self, value):
+        self.S.reductions = 1 if value else 0
+
+    @property
+    def tablebases(self):
+        """Endgame tables (engine.egdb.Tables) the search probes for exact results in their
+        variant's positions, or None."""
+        return self._tables_owner
+
+    @tablebases.setter
+    def tablebases(self, tables):
+        self._not_searching("change the endgame tables")
+        if tables is None:
+            self._tables = None
+            self._tables_owner = None
+            return
+        native = getattr(tables, "native", tables)
+        if not isinstance(native, ProbeSource):
+            raise TypeError("tablebases must be engine.egdb.Tables or None")
+        self._tables = native
+        self._tables_owner = tables
+
+    def __dealloc__(self):
+        cdef int i
+        for i in range(self.nthreads - 1):
+            free_search(<Search*>self.helper_searches[i])
+        free(self.busy)
+        if self.S != NULL:
+            free(self.S.tt)
+            free_search(self.S)
+
+    def resize(self, hash_mb):
+        """Set the transposition table size in MB (rounded down to a power of two of buckets);
+        this clears it."""
+        if not isinstance(hash_mb, int) or hash_mb < 1 or hash_mb > 65536:
+            raise ValueError(f"hash size must be 1 to 65536 MB, not {hash_mb!r}")
+        self._not_searching("resize the hash table")
+        cdef u64 buckets = 1
+        cdef u64 bytes_wanted = <u64>hash_mb * 1024 * 1024
+        while buckets * 2 * BUCKET * sizeof(TTEntry) <= bytes_wanted:
+            buckets *= 2
+        cdef TTEntry* tt = <TTEntry*>tt_alloc(buckets * BUCKET * sizeof(TTEntry))
+        if tt == NULL:
+            raise MemoryError(f"cannot allocate a {hash_mb} MB hash table")
+        free(self.S.tt)
+        self.S.tt = tt
+        self.S.tt_mask = buckets - 1
+        self.hash_mb = hash_mb
+        self.new_game()
+
+    def new_game(self):
+        """Forget the transposition table, killers and history (a new game starts)."""
+        self._not_searching("start a new game")
+        cdef int i
+        memset(self.S.tt, 0, (self.S.tt_mask + 1) * BUCKET * sizeof(TTEntry))
+        memset(self.S.history, 0, sizeof(self.S.history))
+        memset(self.S.killers, 0, sizeof(self.S.killers))
+        for i in range(self.nthreads - 1):
+            memset((<Search*>self.helper_searches[i]).history, 0, sizeof(self.S.history))
+        self.S.generation = 0
+
+    def _not_searching(self, what):
+        if self.searching:
+            raise RuntimeError(f"cannot {what} while this engine is searching: stop() it first")
+
+    def stop(self):
+        """End the running search as soon as possible (safe from any thread)."""
+        self.S.stop = 1
+
+    def _helper(self, int index, int max_depth):
+        """A helper thread's body: its search runs without the GIL until the main one stops it."""
+        cdef Search* H = <Search*>self.helper_searches[index]
+        with nogil:
+            helper_search(H, max_depth)
+
+    def hashfull(self) -> int:
+        """Per mille of the first thousand entries used by the current search."""
+        cdef int used = 0, i
+        cdef u64 total = (self.S.tt_mask + 1) * BUCKET
+        cdef int sample = 1000 if total > 1000 else <int>total
+        for i in range(sample):
+            if self.S.tt[i].bound and self.S.tt[i].generation == self.S.generation:
+                used += 1
+        return used * 1000 // sample
+
+    def search(self, board, depth=None, nodes=None, movetime=None, wtime=None, btime=None,
+               winc=0, binc=0, movestogo=None, infinite=False, multipv=1, info=None,
+               asked_at=None):
+        """Search ``board`` (left unchanged) and return a SearchResult.
+
+        Limits: ``depth`` (plies), ``nodes``, ``movetime`` (seconds), or a clock: ``wtime`` /
+        ``btime`` (seconds left), ``winc`` / ``binc`` (increment), ``movestogo``. With none of
+        them, or ``infinite=True``, it runs until ``stop()`` (or to the maximum depth).
+        ``multipv`` > 1 searches the best N moves. ``info(SearchInfo)`` is called after every
+        finished iteration. ``asked_at``: the ``time.monotonic()`` reading when the move was
+        asked for; time limits count from then (default: from the call)."""
+        if not isinstance(board, GameBoard):
+            raise TypeError("search() needs an engine Board")
+        if multipv < 1:
+            raise ValueError("multipv must be 1 or more")
+        for name, value in (("depth", depth), ("nodes", nodes), ("movetime", movetime),
+                            ("wtime", wtime), ("btime", btime), ("movestogo", movestogo)):
+            if value is not None and value < 0:
+                raise ValueError(f"{name} must not be negative")
+        if depth is not None and not 1 <= depth <= MAX_PLY - 2:
+            raise ValueError(f"depth must be 1 to {MAX_PLY - 2}, not {depth}")
+        if nodes is not None and nodes < 1:
+            raise ValueError("nodes must be 1 or more")
+        if not self._lock.acquire(blocking=False):
+            raise RuntimeError("this engine is already searching (use one Engine per thread)")
+        try:
+            result = self._search(board, depth, nodes, movetime, wtime, btime, winc, binc,
+                                  movestogo, infinite, multipv, info, asked_at)
+        finally:
+            self._lock.release()
+        if self._tables_owner is not None and multipv == 1 and result.best_move is not None:
+            result = _table_move(self._tables_owner, board, result)
+        return result
+
+    def _search(self, board, depth, nodes, movetime, wtime, btime, winc, binc, movestogo,
+                infinite, multipv, info, asked_at):
+        cdef GameBoard gb = board
+        cdef Search* S = self.S
+        cdef const GameOps* ops = gb.search_ops()
+        S.ops = ops
+        S.ctx = ops.ctx
+        memcpy(S.pos, gb.search_position(), ops.pos_size)
+        cdef int nhist = gb.search_history(S.keys, MAX_HISTORY)
+        S.root_index = nhist - 1
+        S.nodes = 0
+        # Emptied for each search: the game, its weights or its rules may have changed since.
+        memset(S.eval_cache, 0, EVAL_CACHE_SIZE * sizeof(u64))
+        S.seldepth = 0
+        S.stop = 0
+        S.in_probcut = 0
+        S.check_limits = 0
+        S.node_limit = nodes if nodes else 0
+        S.generation = (S.generation + 1) & 0xFF
+        memset(S.killers, 0, sizeof(S.killers))
+        memset(S.nulled, 0, sizeof(S.nulled))
+        S.tb_hits = 0
+        S.probe = NULL
+        if self._tables is not None and self._tables.variant == board.variant:
+            S.probe = self._tables.probe_fn
+            S.probe_ctx = self._tables.probe_ctx
+        S.nroot = ops.generate(ops.ctx, S.pos, S.root_moves)
+        # The budget counts from when the move was asked for (timeman.py): a protocol passes
+        # the arrival of its `go` line, so time lost before this point is not lost on the clock.
+        start_mono = asked_at if asked_at is not None and asked_at <= now() else now()
+        clock = wtime if int(board.turn) == 0 else btime
+        inc = (winc if int(board.turn) == 0 else binc) or 0
+        soft, hard = _time_budget(None if infinite else clock, inc, movestogo, movetime)
+        S.deadline = start_mono + hard if hard is not None else 0
+        start = _time.perf_counter() - (now() - start_mono)
+        max_depth = depth if depth else MAX_PLY - 2
+        if infinite:
+            max_depth = MAX_PLY - 2
+        multipv = min(multipv, S.nroot) if S.nroot else 1
+
+        if S.nroot == 0:
+            if ops.end_score != NULL:
+                final = ops.end_score(ops.ctx, S.pos, 0)
+                final = 0 if final == END_NONE else final
+            else:
+                final = -MATE if ops.in_check == NULL or ops.in_check(ops.ctx, S.pos) else 0
+            return SearchResult(None, final, _mate_distance(final), 0, 0, 0, 0.0, [], [])
+
+        lines = []
+        best_raw = None
+        completed = 0
+        cdef int score, prev, d, pv_idx, i
+        helpers = []
+        S.helpers = self.helper_searches
+        S.nhelpers = self.nthreads - 1
+        S.busy = NULL
+        if S.nhelpers:
+            S.busy = self.busy
+            memset(S.busy, 0, BUSY_SIZE * sizeof(u64))
+        for i in range(S.nhelpers):
+            prepare_helper(S, <Search*>self.helper_searches[i])
+            helpers.append(_threading.Thread(target=self._helper, args=(i, max_depth), daemon=True))
+        S.takeover = 1 if S.nhelpers and multipv == 1 else 0
+        self.handovers = 0
+        S.shared_lock = 0
+        S.shared_depth = 0
+        started = False
+        self.searching = True
+        try:
+            d = 0
+            while d < max_depth:
+                d += 1
+                iteration_lines = []
+                S.depth = d
+                taken = self._helper_iteration(d)      # a helper may have finished it already
+                if taken is not None:
+                    d, score, pv = taken
+                    iteration_lines.append((score, pv))
+                for pv_idx in range(multipv if taken is None else 0):   # else nothing to search
+                    prev = S.root_scores[pv_idx] if completed else 0
+                    with nogil:
+                        score = iteration(S, d, pv_idx, prev, 1)
+                    if S.stop:
+                        break       # stopped (1) or handed a helper's iteration (2, below)
+                    pv = [(<char*>&S.pv[0][i])[:sizeof(SMove)] for i in range(S.pv_len[0])]
+                    iteration_lines.append((score, pv))
+                if S.stop == 2:
+                    # A helper finished this iteration first: its result stands for the main
+                    # search's (whose partial work is in the table). A helper's result for an
+                    # earlier iteration, handed over as this one began, is not enough: redo it.
+                    taken = self._helper_iteration(d)
+                    if taken is None:
+                        d -= 1
+                        continue
+                    d, score, pv = taken
+                    iteration_lines = [(score, pv)]
+                if S.stop == 1 and completed:
+                    # An unfinished iteration still counts when the previous best move was
+                    # searched to the end and another move beat it.
+                    if (multipv == 1 and not iteration_lines and S.root_done >= 2
+                            and S.pv_len[0] > 0 and S.root_scores[0] > -INF):
+                        pv = [(<char*>&S.pv[0][i])[:sizeof(SMove)] for i in range(S.pv_len[0])]
+                        if pv[0] != best_raw:
+                            lines = [self._line(board, S.root_scores[0], pv)]
+                    break
+                if len(iteration_lines) > 1:
+                    self._sort_lines(iteration_lines)
+                S.check_limits = 1
+                if not started:
+                    # The helpers join once the first iteration, which always completes, is done.
+                    for thread in helpers:
+                        thread.start()
+                    started = True
+                if len(iteration_lines) == multipv:
+                    completed = d
+                    lines = [self._line(board, s, pv) for s, pv in iteration_lines]
+                    best_raw = iteration_lines[0][1][0] if iteration_lines[0][1] else None
+                    elapsed = _time.perf_counter() - start
+                    if info is not None:
+                        info(SearchInfo(d, S.seldepth, total_nodes(S), elapsed, self.hashfull(),
+                                        lines, S.tb_hits))
+                if S.stop == 1:
+                    break
+                elapsed = _time.perf_counter() - start
+                if soft is not None and elapsed >= soft * SOFT_SHARE and not infinite:
+                    break
+                if S.nroot == 1 and (soft is not None) and not infinite:
+                    break          # a forced move needs no more thought against the clock
+                if S.node_limit and total_nodes(S) >= S.node_limit:
+                    break
+                if (abs(lines[0].score) >= MATE_BOUND and not infinite and depth is None
+                        and d > 2 * abs(lines[0].mate) + 4):
+                    break          # the win or loss is proven; deeper search changes nothing
+        finally:
+            for i in range(S.nhelpers):
+                (<Search*>self.helper_searches[i]).stop = 1
+            if started:
+                for thread in helpers:
+                    thread.join()
+            self.searching = False
+        nodes = total_nodes(S)
+        thread_nodes = [S.nodes]
+        for i in range(S.nhelpers):
+            thread_nodes.append((<Search*>S.helpers[i]).nodes)
+        S.nhelpers = 0
+        elapsed = _time.perf_counter() - start
+        if not lines:
+            # Stopped before the first iteration finished: the first legal move, unscored.
+            lines = [self._line(board, 0, [(<char*>&S.root_moves[0])[:sizeof(SMove)]])]
+        best = lines[0]
+        return SearchResult(best.move, best.score, best.mate, completed, S.seldepth, nodes,
+                            elapsed, best.pv, lines, self.hashfull(), S.tb_hits, tuple(thread_nodes))
+
+    cdef object _helper_iteration(self, int depth):
+        """A helper's finished iteration of `depth` or deeper, as (depth, score, pv), with its
+        best move brought to the front of the root moves; None if there is none. Either way a
+        pending hand-over (stop = 2) is cleared."""
+        cdef Search* S = self.S
+        cdef SMove pv[MAX_PLY + 1]
+        cdef int i, n = 0, score = 0, taken_depth = 0
+        spin_lock(&S.shared_lock)
+        if S.shared_depth >= depth:
+            taken_depth = S.shared_depth
+            score = S.shared_score
+            n = S.shared_pv_len
+            memcpy(pv, S.shared_pv, n * sizeof(SMove))
+        atomic_cas_int(&S.stop, 2, 0)
+        spin_unlock(&S.shared_lock)
+        if not taken_depth:
+            return None
+        for i in range(S.nroot):
+            if memcmp(&S.root_moves[i], &pv[0], sizeof(SMove)) == 0:
+                break
+        else:
+            return None         # cannot happen: the helpers search the same root moves
+        S.root_scores[i] = score
+        root_move_to_front(S, i, 0)
+        self.handovers += 1
+        return taken_depth, score, [(<char*>&pv[i])[:sizeof(SMove)] for i in range(n)]
+
+    cdef void _sort_lines(self, list lines):
+        """MultiPV lines best first (searches of later lines can find higher scores), with the
+        root moves reordered to match."""
+        cdef int i, j, n = len(lines)
+        cdef SMove tmp[SEARCH_MAX_MOVES]
+        order = sorted(range(n), key=lambda k: -lines[k][0])
+        for i in range(n):
+            tmp[i] = self.S.root_moves[order[i]]
+        for i in range(n):
+            self.S.root_moves[i] = tmp[i]
+            self.S.root_scores[i] = lines[order[i]][0]
+        lines[:] = [lines[k] for k in order]
+
+    cdef object _line(self, board, int score, list pv):
+        """A PVLine with the moves as the board's Move objects, played out on a copy."""
+        cdef SMove m
+        cdef GameBoard copy = board.copy()
+        moves = []
+        for raw in pv:
+            memcpy(&m, <const char*>raw, sizeof(SMove))
+            mv = copy.wrap_search_move(&m)
+            if mv is None:
+                break
+            moves.append(mv)
+            copy.push(mv)
+        return PVLine(score, _mate_distance(score), moves)
