@@ -149,8 +149,6 @@ def table_set(name: str) -> list[str]:
 DRAUGHTS = [
     "def draughts_variants() -> list[str]: ...",
     "def draughts_variant_id(name: str) -> int: ...",
-    "def draughts_perft(board: DraughtsBoard, depth: int) -> int: ...",
-    "def draughts_stop_perft() -> None: ...",
     "# the learned evaluation's native face (patterns.py)",
     "def _set_patterns(vid: int, regions: list[list[int]], rotated: list[list[int]], "
     "king_rows: list[list[int]], n_king_rows: int, weights: Any, phase_start: int, "
@@ -165,17 +163,11 @@ FAMILIES = [
     ("_draughts", "DraughtsBoard", "DraughtsMove", "int | str",
      DRAUGHTS + table_set("DraughtsTableSet")),
     ("_stacks", "StackBoard", "StackMove", "str",
-     ["def stack_variants() -> list[str]: ...",
-      "def stacks_perft(board: StackBoard, depth: int) -> int: ...",
-      "def stacks_stop_perft() -> None: ..."] + table_set("StackTableSet")),
+     ["def stack_variants() -> list[str]: ..."] + table_set("StackTableSet")),
     ("_superajedrez", "SuperajedrezBoard", "SuperajedrezMove", "str",
-     ["def superajedrez_variants() -> list[str]: ...",
-      "def superajedrez_perft(board: SuperajedrezBoard, depth: int) -> int: ...",
-      "def superajedrez_stop_perft() -> None: ..."]),
+     ["def superajedrez_variants() -> list[str]: ..."]),
     ("_superdimensiones", "SuperDimensionesBoard", "SuperDimensionesMove", "str",
      ["def superdimensiones_variants() -> list[str]: ...",
-      "def superdimensiones_perft(board: SuperDimensionesBoard, depth: int) -> int: ...",
-      "def superdimensiones_stop_perft() -> None: ...",
       "def card_sets() -> list[str]: ...",
       "def start_fen(cards: str = ...) -> str: ..."]),
 ]
@@ -244,7 +236,7 @@ def main() -> int:
         "    def _linear_features(self, positions: Any) -> tuple[Any, Any, Any, Any]: ...\n"
         "    def _set_linear(self, weights: Any) -> None: ...\n"
         "    def _clear_linear(self) -> None: ...\n\n"
-        "def game_perft(board: GameBoard, depth: int) -> int: ...\n"
+        "def game_perft(board: GameBoard, depth: int, bulk: bool = ...) -> int: ...\n"
         "def game_key_after_check(board: GameBoard, depth: int) -> tuple[int, int]: ...\n"
         "def game_stop_perft() -> None: ...\n\nclass ProbeSource: ...\n")
     (out / "_search.pyi").write_text(

@@ -3,7 +3,7 @@
 # functions directly; nothing here runs inside move generation or search.
 
 
-from .errors import IllegalMoveError, InvalidFenError, PerftStopped, UnknownVariantError, is_digits
+from .errors import IllegalMoveError, InvalidFenError, UnknownVariantError, is_digits
 from .types import Color, Outcome, Termination
 from .rulesets import DRAUGHTS_VARIANTS
 from .geometry import FILES
@@ -524,30 +524,3 @@ cdef class DraughtsBoard(GameBoard):
 
     def __repr__(self):
         return f"Board({self.spec.name!r}, {self.fen()!r})"
-
-
-# ---------------------------------------------------------------------------------------------
-# Perft
-
-def draughts_perft(DraughtsBoard board, int depth) -> int:
-    global perft_stop
-    if depth < 0:
-        raise ValueError("perft depth must be 0 or more")
-    cdef Pos p = board.pos
-    cdef Move* stack = <Move*>malloc((depth + 1) * MAX_MOVES * sizeof(Move))
-    if not stack:
-        raise MemoryError()
-    cdef u64 n
-    perft_stop = 0
-    with nogil:
-        n = perft(&p, board.R, depth, stack)
-    free(stack)
-    if perft_stop:
-        raise PerftStopped("perft stopped")
-    return n
-
-
-def draughts_stop_perft():
-    """Abandon a perft running in another thread (it raises PerftStopped)."""
-    global perft_stop
-    perft_stop = 1

@@ -221,6 +221,7 @@ cdef void _op_order_moves(const SMove* moves, int n, int tt_move, const SMove* k
 
 cdef void _fill_ops(int vid, bint selective):
     cdef GameOps* o = &OPS[vid]
+    memset(o, 0, sizeof(GameOps))       # what is not set below is NULL or 0
     o.pos_size = sizeof(Pos)
     o.ctx = &RULES[vid]
     o.captures_forced = 1
@@ -249,14 +250,14 @@ cdef void _fill_ops(int vid, bint selective):
     o.history_index = _op_history_index
     o.same_move = _op_same_move
     o.order_moves = _op_order_moves
-    o.in_check = NULL                    # no check in draughts
-    o.make_null = NULL
-    o.unmake_null = NULL
-    o.wide = 0
     o.probcut_margin = PROBCUT_MARGIN if selective else 0
     o.early_reductions = 1 if selective else 0
-    o.player = NULL                      # strict alternation
-    o.end_score = NULL
+    o.perft = _op_perft
+
+
+cdef u64 _op_perft(const void* ctx, void* pos, int depth, SMove* stack) noexcept nogil:
+    """The family's own perft (the last ply counted in bulk) for _game.game_perft."""
+    return perft(<Pos*>pos, <const Rules*>ctx, depth, <Move*>stack)
 
 
 assert sizeof(Move) == sizeof(SMove) and sizeof(Undo) <= UNDO_MAX and sizeof(Pos) <= POS_MAX

@@ -5,8 +5,6 @@ from ._draughts import (
     DraughtsMove as DraughtsMove,
     draughts_variants as draughts_variants,
     draughts_variant_id as draughts_variant_id,
-    draughts_perft as draughts_perft,
-    draughts_stop_perft as draughts_stop_perft,
     _set_patterns as _set_patterns,
     _pattern_tables as _pattern_tables,
     _clear_patterns as _clear_patterns,

@@ -144,6 +144,15 @@ ctypedef struct GameOps:
     # sets the phase) and the weights the family's evaluate reads once loaded; NULL elsewhere.
     int (*features)(const void* ctx, const void* pos, Feature* out, int* phase) noexcept nogil
     LinearEval* learned
+    # Optional: the family's own perft, counting the last ply in bulk (game_perft uses it where
+    # set, else walks generate/make/unmake). `stack` holds (depth + 1) * SEARCH_MAX_MOVES moves;
+    # it returns early, with any count, once perft_stopped() is true.
+    u64 (*perft)(const void* ctx, void* pos, int depth, SMove* stack) noexcept nogil
+
+
+# Set by engine.stop_perft() from another thread: every perft, of any family, stops at its next
+# node. One flag for all the families (the families' modules read it through this function).
+cdef volatile int* perft_stop_flag() noexcept nogil
 
 
 cdef class GameBoard:

@@ -13,6 +13,10 @@ from .errors import IllegalMoveError, PerftStopped
 cdef volatile int perft_stop = 0
 
 
+cdef volatile int* perft_stop_flag() noexcept nogil:
+    return &perft_stop
+
+
 cdef class GameBoard:
     def __cinit__(self, *args, **kwargs):
         self.cap = 64
@@ -282,8 +286,8 @@ cdef class GameBoard:
 
 
 # ---------------------------------------------------------------------------------------------
-# Perft over GameOps: every game counts its leaves with no code of its own. A family may register
-# a faster one that counts the last ply in bulk (games.Game.perft).
+# Perft over GameOps: every game counts its leaves with no code of its own. A family may give a
+# faster one that counts the last ply in bulk (GameOps.perft).
 
 cdef unsigned long long _perft(const GameOps* ops, void* pos, int depth, SMove* moves,
                                uint8_t* undo) noexcept nogil:
@@ -298,9 +302,10 @@ cdef unsigned long long _perft(const GameOps* ops, void* pos, int depth, SMove* 
     return total
 
 
-def game_perft(GameBoard board, int depth) -> int:
+def game_perft(GameBoard board, int depth, bint bulk=True) -> int:
     """Leaves of the move tree of the given depth from the board's position (legal moves only;
-    the game's draw rules do not stop it)."""
+    the game's draw rules do not stop it), by the family's own counter (GameOps.perft) where it
+    has one, else, or with bulk=False, by generate/make/unmake (the tests compare the two)."""
     global perft_stop
     if depth < 0:
         raise ValueError("perft depth must be 0 or more")
@@ -308,14 +313,29 @@ def game_perft(GameBoard board, int depth) -> int:
         return 1
     cdef uint8_t pos[POS_MAX]
     memcpy(pos, board.position, board.ops.pos_size)
+    cdef const GameOps* ops = board.ops
+    cdef unsigned long long n
+    cdef uint8_t* block
+    if bulk and ops.perft != NULL:
+        # The position goes first in a malloc'd block (aligned for any family's struct, 128-bit
+        # boards included), the move stack after it.
+        block = <uint8_t*>malloc(POS_MAX + (depth + 1) * SEARCH_MAX_MOVES * sizeof(SMove))
+        if not block:
+            raise MemoryError()
+        memcpy(block, board.position, ops.pos_size)
+        perft_stop = 0
+        with nogil:
+            n = ops.perft(ops.ctx, block, depth, <SMove*>(block + POS_MAX))
+        free(block)
+        if perft_stop:
+            raise PerftStopped("perft stopped")
+        return n
     cdef SMove* moves = <SMove*>malloc(depth * SEARCH_MAX_MOVES * sizeof(SMove))
     cdef uint8_t* undo = <uint8_t*>malloc(depth * UNDO_MAX)
     if not (moves and undo):
         free(moves)
         free(undo)
         raise MemoryError()
-    cdef unsigned long long n
-    cdef const GameOps* ops = board.ops
     perft_stop = 0
     with nogil:
         n = _perft(ops, pos, depth, moves, undo)
@@ -367,7 +387,7 @@ def game_key_after_check(GameBoard board, int depth) -> tuple:
 
 
 def game_stop_perft():
-    """Abandon a game_perft running in another thread (it raises PerftStopped)."""
+    """Abandon any perft running in another thread (it raises PerftStopped)."""
     global perft_stop
     perft_stop = 1
 

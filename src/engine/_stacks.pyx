@@ -18,9 +18,9 @@ import numpy as np
 from ._bitboard cimport u64, bb_popcount, bb_lsb, splitmix64
 from ._game cimport (GameBoard, GameOps, ProbeSource, SMove, RULE_NONE, RULE_DRAW, RULE_LOSS, RULE_WIN,
                      SEARCH_MAX_MOVES, UNDO_MAX, POS_MAX, Feature, LinearEval, LINEAR_MAX_FEATURES,
-                     linear_value)
+                     linear_value, perft_stop_flag)
 
-from .errors import IllegalMoveError, InvalidFenError, PerftStopped, UnknownVariantError, is_digits
+from .errors import IllegalMoveError, InvalidFenError, UnknownVariantError, is_digits
 from .geometry import algebraic, build_geometry
 from .types import Color, Outcome, Termination
 from .rulesets import STACK_VARIANTS
@@ -238,7 +238,7 @@ cdef int rule_end(const Rules* R, const Pos* p) noexcept nogil:
 include "_stacks_eval.pxi"
 
 
-cdef volatile int perft_stop = 0   # set by stop_perft() from another thread: abandon a perft
+cdef volatile int* perft_stop = perft_stop_flag()   # engine.stop_perft(): abandon a perft
 
 
 cdef unsigned long long perft(const Rules* R, Pos* p, int depth, Move* stack) noexcept nogil:
@@ -250,7 +250,7 @@ cdef unsigned long long perft(const Rules* R, Pos* p, int depth, Move* stack) no
     n = generate(R, p, stack, 0)
     if depth == 1:
         return n
-    if perft_stop:
+    if perft_stop[0]:
         return 0
     for i in range(n):
         make(R, p, &stack[i], &u)

@@ -68,19 +68,16 @@ cdef int _op_same_move(const SMove* a, const SMove* b) noexcept nogil:
 
 cdef void _fill_ops(int vid):
     cdef GameOps* o = &OPS[vid]
+    memset(o, 0, sizeof(GameOps))       # what is not set below is NULL or 0
     o.pos_size = sizeof(Pos)
     o.ctx = &RULES[vid]
-    o.captures_forced = 0
     o.generate = _op_generate
     o.generate_captures = _op_captures
     o.has_quiet_move = _op_has_quiet
-    o.generate_promotions = NULL
-    o.generate_exchanges = NULL
     o.make = _op_make
     o.unmake = _op_unmake
     o.key = _op_key
     o.evaluate = _op_evaluate
-    o.evaluate_quiet = NULL
     o.rule_end = _op_rule_end
     o.draw_result = _op_draw_result
     o.reversible = _op_reversible
@@ -88,15 +85,14 @@ cdef void _fill_ops(int vid):
     o.capture_count = _op_capture_count
     o.history_index = _op_history_index
     o.same_move = _op_same_move
-    o.order_moves = NULL                 # the search orders move by move
-    o.in_check = NULL
-    o.make_null = NULL
-    o.unmake_null = NULL
-    o.wide = 0
-    o.player = NULL                      # strict alternation
-    o.end_score = NULL
     o.features = _op_features
     o.learned = RULES[vid].learned
+    o.perft = _op_perft
+
+
+cdef u64 _op_perft(const void* ctx, void* pos, int depth, SMove* stack) noexcept nogil:
+    """The family's own perft (the last ply counted in bulk) for _game.game_perft."""
+    return perft(<const Rules*>ctx, <Pos*>pos, depth, <Move*>stack)
 
 
 assert sizeof(Move) == sizeof(SMove) and sizeof(Undo) <= UNDO_MAX and sizeof(Pos) <= POS_MAX

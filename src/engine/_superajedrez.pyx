@@ -16,11 +16,11 @@ from libc.string cimport memset
 from ._bitboard cimport u64, bb_popcount, bb_lsb, splitmix64
 from ._game cimport (GameBoard, GameOps, SMove, RULE_NONE, RULE_DRAW, RULE_LOSS, RULE_WIN,
                      SEARCH_MAX_MOVES, UNDO_MAX, POS_MAX,
-                     Feature, LinearEval, LINEAR_MAX_FEATURES, linear_value)
+                     Feature, LinearEval, LINEAR_MAX_FEATURES, linear_value, perft_stop_flag)
 
 import numpy as np
 
-from .errors import IllegalMoveError, InvalidFenError, PerftStopped, UnknownVariantError, is_digits
+from .errors import IllegalMoveError, InvalidFenError, UnknownVariantError, is_digits
 from .types import Color, Outcome, Termination
 from .evaluation import SUPERAJEDREZ_WEIGHTS
 
@@ -786,7 +786,7 @@ cdef int rule_end(const Pos* p) noexcept nogil:
 include "_superajedrez_eval.pxi"
 
 
-cdef volatile int perft_stop = 0   # set by stop_perft() from another thread: abandon a perft
+cdef volatile int* perft_stop = perft_stop_flag()   # engine.stop_perft(): abandon a perft
 
 
 cdef unsigned long long perft(Pos* p, int depth, Move* stack) noexcept nogil:
@@ -798,7 +798,7 @@ cdef unsigned long long perft(Pos* p, int depth, Move* stack) noexcept nogil:
     n = generate(p, stack, 0)
     if depth == 1:
         return n
-    if perft_stop:
+    if perft_stop[0]:
         return 0
     for i in range(n):
         make(p, &stack[i], &u)

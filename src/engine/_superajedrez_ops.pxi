@@ -124,19 +124,15 @@ cdef void _op_unmake_null(const void* ctx, void* pos, const void* undo) noexcept
 
 cdef void _fill_ops():
     cdef GameOps* o = &OPS
+    memset(o, 0, sizeof(GameOps))       # what is not set below is NULL or 0
     o.pos_size = sizeof(Pos)
-    o.ctx = NULL
-    o.captures_forced = 0
     o.generate = _op_generate
     o.generate_captures = _op_captures
     o.has_quiet_move = _op_has_quiet
-    o.generate_promotions = NULL
-    o.generate_exchanges = NULL
     o.make = _op_make
     o.unmake = _op_unmake
     o.key = _op_key
     o.evaluate = _op_evaluate
-    o.evaluate_quiet = NULL
     o.rule_end = _op_rule_end
     o.draw_result = _op_draw_result
     o.reversible = _op_reversible
@@ -144,15 +140,18 @@ cdef void _fill_ops():
     o.capture_count = _op_capture_count
     o.history_index = _op_history_index
     o.same_move = _op_same_move
-    o.order_moves = NULL                 # the search orders move by move
     o.in_check = _op_in_check
     o.make_null = _op_make_null
     o.unmake_null = _op_unmake_null
     o.wide = 1
-    o.player = NULL
-    o.end_score = NULL
     o.features = _op_features
     o.learned = &LEARNED
+    o.perft = _op_perft
+
+
+cdef u64 _op_perft(const void* ctx, void* pos, int depth, SMove* stack) noexcept nogil:
+    """The family's own perft (the last ply counted in bulk) for _game.game_perft."""
+    return perft(<Pos*>pos, depth, <Move*>stack)
 
 
 assert sizeof(Move) == sizeof(SMove) and sizeof(Undo) <= UNDO_MAX and sizeof(Pos) <= POS_MAX

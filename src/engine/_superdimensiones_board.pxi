@@ -583,27 +583,3 @@ cdef class SuperDimensionesBoard(GameBoard):
 
     def __repr__(self):
         return f"Board('superdimensiones', {self.fen()!r})"
-
-
-def superdimensiones_perft(SuperDimensionesBoard board, int depth) -> int:
-    global perft_stop
-    if depth < 0:
-        raise ValueError("perft depth must be 0 or more")
-    cdef Pos p = board.pos
-    cdef Move* stack = <Move*>malloc((depth + 1) * SEARCH_MAX_MOVES * sizeof(Move))
-    if not stack:
-        raise MemoryError()
-    cdef unsigned long long n
-    perft_stop = 0
-    with nogil:
-        n = perft(board.R, &p, depth, stack)
-    free(stack)
-    if perft_stop:
-        raise PerftStopped("perft stopped")
-    return n
-
-
-def superdimensiones_stop_perft():
-    """Abandon a perft running in another thread (it raises PerftStopped)."""
-    global perft_stop
-    perft_stop = 1

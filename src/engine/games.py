@@ -16,18 +16,13 @@ import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from ._draughts import (DraughtsBoard, DraughtsTableSet, draughts_perft, draughts_stop_perft,
-                        draughts_variants)
+from ._draughts import DraughtsBoard, DraughtsTableSet, draughts_variants
 from ._draughts_wide import DraughtsBoard as WideDraughtsBoard
-from ._draughts_wide import draughts_perft as wide_draughts_perft
-from ._draughts_wide import draughts_stop_perft as wide_draughts_stop_perft
 from ._draughts_wide import draughts_variants as wide_draughts_variants
 from ._game import game_perft, game_stop_perft
-from ._stacks import StackBoard, StackTableSet, stack_variants, stacks_perft, stacks_stop_perft
-from ._superajedrez import (SuperajedrezBoard, superajedrez_perft, superajedrez_stop_perft,
-                            superajedrez_variants)
+from ._stacks import StackBoard, StackTableSet, stack_variants
+from ._superajedrez import SuperajedrezBoard, superajedrez_variants
 from ._superdimensiones import (SuperDimensionesBoard, card_sets, start_fen,
-                                superdimensiones_perft, superdimensiones_stop_perft,
                                 superdimensiones_variants)
 from .errors import UnknownVariantError
 from .rulesets import DRAUGHTS_VARIANTS
@@ -38,10 +33,6 @@ class Game:
     name: str                          # the variant name of NOTATION.md
     family: str                        # the native module that plays it
     board: type                        # Board(name, fen) of this class
-    # A faster perft of the family's own (counting the last ply in bulk) and its stop; without
-    # one, the perft over GameOps that every board gets (`_game.game_perft`) counts.
-    perft: Optional[Callable[[Any, int], int]] = None     # (a board of this class, depth)
-    stop_perft: Optional[Callable[[], None]] = None
     record: str = "PDN"                # game records: "PDN", or "PGN" with algebraic moves
     fmjd_results: bool = False         # results written 2-0 / 0-2 / 1-1 (10×10 draughts)
     hub: bool = False                  # the Hub protocol can carry its positions
@@ -94,16 +85,15 @@ def game(name: str) -> Game:
 
 
 def perft(board, depth: int) -> int:
-    """Perft of a board of a registered game, by the game's own counter where it has one."""
-    counter = game(board.variant).perft or game_perft
-    return counter(board, depth)
+    """Perft of a board of a registered game (by the family's own counter where its GameOps has
+    one, `GameOps.perft`)."""
+    game(board.variant)
+    return game_perft(board, depth)
 
 
 def stop_perft() -> None:
-    """Abandon every perft running in another thread."""
+    """Abandon every perft running in another thread (one flag for every family)."""
     game_stop_perft()
-    for stop in {g.stop_perft for g in GAMES.values() if g.stop_perft is not None}:
-        stop()
 
 
 def by_pdn_game_type(number: int) -> Game | None:
@@ -123,8 +113,7 @@ def names(**facts) -> list[str]:
 
 for _name in draughts_variants():
     _rules = DRAUGHTS_VARIANTS[_name]
-    register(Game(_name, "draughts", DraughtsBoard, draughts_perft, draughts_stop_perft,
-                  fmjd_results=_rules.size == 10,
+    register(Game(_name, "draughts", DraughtsBoard, fmjd_results=_rules.size == 10,
                   # Chapinas' numbered pieces have no Hub square code.
                   hub=not _rules.numbered_pieces,
                   table_set=DraughtsTableSet if _rules.has_tables else None, learned=True,
@@ -132,19 +121,16 @@ for _name in draughts_variants():
 # Boards of more than 64 bits (Canadian): the same code built on 128 bits; no tables.
 for _name in wide_draughts_variants():
     _rules = DRAUGHTS_VARIANTS[_name]
-    register(Game(_name, "draughts", WideDraughtsBoard, wide_draughts_perft,
-                  wide_draughts_stop_perft, hub=True, learned=True,
+    register(Game(_name, "draughts", WideDraughtsBoard, hub=True, learned=True,
                   pdn_game_type=_rules.pdn_game_type, hub_name=_rules.hub_name))
 for _name in stack_variants():
-    register(Game(_name, "stacks", StackBoard, stacks_perft, stacks_stop_perft,
-                  table_set=StackTableSet, learned=True))
+    register(Game(_name, "stacks", StackBoard, table_set=StackTableSet, learned=True))
 for _name in superajedrez_variants():
     # Some 200 moves a position, nearly all placements: a shallower balance check.
-    register(Game(_name, "superajedrez", SuperajedrezBoard, superajedrez_perft,
-                  superajedrez_stop_perft, record="PGN", opening_check_depth=4, learned=True))
+    register(Game(_name, "superajedrez", SuperajedrezBoard, record="PGN", opening_check_depth=4,
+                  learned=True))
 for _name in superdimensiones_variants():
-    register(Game(_name, "superdimensiones", SuperDimensionesBoard, superdimensiones_perft,
-                  superdimensiones_stop_perft, learned=True,
+    register(Game(_name, "superdimensiones", SuperDimensionesBoard, learned=True,
                   random_start=lambda rng: start_fen(rng.choice(card_sets()))))
 
 
