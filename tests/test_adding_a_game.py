@@ -157,6 +157,25 @@ def test_the_match_runner_plays_the_toy_game(plugin, tmp_path):
     assert text.count('[Variant "tictactoe"]') == 4 and text.count('[Result "1/2-1/2"]') == 4
 
 
+def test_game_records_and_pictures_of_the_toy_game(toy):
+    """The one writer of game records and its reader serve a plugin game as they do the
+    built-in ones; the pictures say plainly that they cannot draw it."""
+    from engine import pdn, svg
+    from engine.match import GameRecord
+    from engine.match import pdn as match_record
+    board = engine.Board("tictactoe", ".../.x./... o")
+    moves = [board.push(square) for square in ("a1", "c3", "c1", "b1")]
+    text = match_record(GameRecord(1, "x", "o", ".../.x./... o", moves, "*", "t"), "tictactoe", "e")
+    assert "1... a1 2. c3 c1 3. b1 *" in text
+    game = pdn.read_game(text)
+    assert game.errors == [] and game.variant == "tictactoe"
+    assert [str(m) for m in game.moves()] == ["a1", "c3", "c1", "b1"]
+    assert game.end().fen() == board.fen()
+    assert pdn.write_game(game).split("\n\n")[1] == text.split("\n\n")[1]
+    with pytest.raises(engine.EngineError, match="no picture for tictactoe"):
+        svg.board(board)
+
+
 def test_a_broken_plugin_is_a_warning_and_the_games_still_play(tmp_path):
     info = tmp_path / "broken_game-0.1.dist-info"
     info.mkdir()

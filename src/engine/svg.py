@@ -151,6 +151,10 @@ def move_squares(board, move) -> list[str]:
     return _Shape(board).squares_in(str(move))
 
 
+# The families whose boards these pictures know how to draw.
+DRAWN_FAMILIES = ("draughts", "stacks", "superajedrez", "superdimensiones")
+
+
 class _Shape:
     """What a family's board looks like: its size, square colours, names and pieces."""
 
@@ -159,9 +163,13 @@ class _Shape:
         spec = board.spec
         self.numbered = False
         self.where: dict[str, tuple[int, int]] = {}     # square name -> (file, rank)
-        self.kind = {"DraughtsBoard": "draughts", "StackBoard": "stacks",
-                     "SuperajedrezBoard": "superajedrez",
-                     "SuperDimensionesBoard": "superdimensiones"}[type(board).__name__]
+        from .errors import EngineError
+        from .games import GAMES
+        record = GAMES.get(board.variant)
+        self.kind = record.family if record is not None else ""
+        if self.kind not in DRAWN_FAMILIES:
+            raise EngineError(f"no picture for {board.variant}: the pictures draw the families "
+                              f"{', '.join(DRAWN_FAMILIES)}")
         if self.kind == "draughts":
             self.files = self.ranks = spec.size
             self.numbered = spec.numbered
