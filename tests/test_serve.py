@@ -392,6 +392,37 @@ def test_special_moves_have_their_own_controls():
     assert clicked(ally.values(), ["a1", "a3"]) == {"a1>a3"}
 
 
+def test_the_record_names_the_engine_only_for_the_side_it_plays():
+    """Super Dimensiones' record has two players, each of two teams: the engine's name goes to
+    a player whose teams it holds, not to both whenever it holds any."""
+    from engine.webgame import WebGame
+    game = WebGame("superdimensiones", None, ["a", "b"], 0.05)
+    try:
+        text = game.record()
+    finally:
+        game.close()
+    assert '[White "Dimensiones"]' in text and '[Black "?"]' in text
+    game = WebGame("checkers", None, ["white"], 0.05)
+    try:
+        assert '[White "Dimensiones"]' in game.record() and '[Black "?"]' in game.record()
+    finally:
+        game.close()
+
+
+def test_a_family_without_a_face_of_its_own_gets_the_plain_one(monkeypatch):
+    """The web board's per-family answers are a table with a default: a family it does not know
+    (a plugin's) gets two seats and moves clicked from their two squares, not another family's
+    code."""
+    from engine import games
+    record = games.game("dipole")
+    monkeypatch.setitem(games.GAMES, "dipole", games.Game("dipole", "unknown", record.board))
+    assert webgame.face("dipole").__class__ is webgame.Face
+    assert webgame.seats("dipole") == {"white": "White", "black": "Black"}
+    moves = webgame.click_moves(engine.Board("dipole", "W:We1.10,e3.2:Bh8.12"))
+    by_text = {m["move"]: m for m in moves}
+    assert by_text["e1-f2"]["paths"] == [["e1", "f2"]] and not by_text["e1-f2"]["skip"]
+
+
 def test_random_requests_never_break_the_server(server):
     """Any JSON a page could send gets 200 or a 400 with a message, never a server error."""
     pytest.importorskip("hypothesis", reason="property tests need hypothesis (pip install '.[test]')")

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any
 
 from . import Board, svg
 from ._search import Engine
@@ -38,22 +37,104 @@ class WebError(EngineError):
     """A request the game cannot take; the message is shown on the page as it is."""
 
 
+class Face:
+    """What the web board needs of a family beyond the board API, with the answers that fit any
+    two-player game: who sits at it, whose turn it is, how each move is clicked and labelled,
+    and what else the page shows. A family with more to say has a face of its own (FACES)."""
+
+    def seats(self, variant: str) -> dict[str, str]:
+        order = ["white", "black"]
+        if int(Board(variant).spec.first_player) == 1:          # English checkers: Black first
+            order.reverse()
+        return {side: side.capitalize() for side in order}
+
+    def mover(self, board) -> str:
+        return str(board.turn)
+
+    def seats_of(self, side: str) -> set[str]:
+        """The seats that play for 'white' or 'black' (the game record's two players)."""
+        return {side}
+
+    def click(self, board, move) -> tuple[list, str, bool]:
+        """(paths, label, skip) of one legal move (see click_moves)."""
+        start, end = getattr(move, "from_square", None), getattr(move, "to_square", None)
+        squares = [str(sq) for sq in (start, end) if sq is not None]
+        return [squares], str(move), False
+
+    def extras(self, board) -> dict:
+        return {}
+
+
+class DraughtsFace(Face):
+    def click(self, board, move):
+        return [list(p) for p in board.landing_paths(move)], str(move), move.is_capture
+
+
+class StacksFace(Face):
+    def click(self, board, move):
+        if move.is_pass:
+            return [[]], "pass", False
+        if move.is_bear_off:
+            return [[str(move.from_square), "off"]], f"{move} (bear off {move.count})", False
+        return [[str(move.from_square), str(move.to_square)]], str(move), False
+
+
+class SuperajedrezFace(Face):
+    def click(self, board, move):
+        if move.is_placement and not move.is_castling:      # castling with a reserve rook
+            return [["@" + move.piece.upper(), str(move.to_square)]], board.san(move), False
+        return [[str(move.from_square), str(move.to_square)]], board.san(move), False
+
+    def extras(self, board) -> dict:
+        return {"reserve": board.reserve(board.turn)}
+
+
+class SuperDimensionesFace(Face):
+    def seats(self, variant):
+        return dict(TEAMS)
+
+    def mover(self, board):
+        # While a huff choice is pending, the team that chooses: the FEN's ``c!c3,e3``.
+        return board.fen().split()[1].split("!")[0]
+
+    def seats_of(self, side):
+        # Player 1 (the record's White) has teams a and b, player 2 teams c and d.
+        return {"a", "b"} if side == "white" else {"c", "d"}
+
+    def click(self, board, move):
+        text = str(move)
+        if move.is_huff:
+            square = text.split("-", 1)[1]
+            return [[square]], f"remove the man on {square} ({text})", False
+        paths = [list(p) for p in move.paths] or [[move.from_square, move.to_square]]
+        label = text
+        if move.penalty and move.penalty[0] in ("reinforce", "crown"):
+            paths = [p + [move.penalty[1]] for p in paths]
+            label = (f"{text} (a new man on {move.penalty[1]})" if move.penalty[0] == "reinforce"
+                     else f"{text} (the man on {move.penalty[1]} crowned)")
+        return paths, label, move.is_capture
+
+    def extras(self, board):
+        return {"subgames": board.subgame_results(), "cards": board.cards}
+
+
+FACES = {"draughts": DraughtsFace(), "stacks": StacksFace(), "superajedrez": SuperajedrezFace(),
+         "superdimensiones": SuperDimensionesFace()}
+
+
+def face(variant: str) -> Face:
+    """The web face of a game's family; the plain one for a family without its own."""
+    return FACES.get(GAMES[variant].family) or Face()
+
+
 def seats(variant: str) -> dict[str, str]:
     """Who can be seated at a game: the sides (or Super Dimensiones' teams) and their names."""
-    if variant == "superdimensiones":
-        return dict(TEAMS)
-    order = ["white", "black"]
-    if int(Board(variant).spec.first_player) == 1:          # English checkers: Black first
-        order.reverse()
-    return {side: side.capitalize() for side in order}
+    return face(variant).seats(variant)
 
 
 def mover(board) -> str:
-    """The seat that chooses the next move: 'white'/'black', or a Super Dimensiones team
-    (while a huff choice is pending, the team that chooses: the FEN's ``c!c3,e3``)."""
-    if board.variant == "superdimensiones":
-        return board.fen().split()[1].split("!")[0]
-    return str(board.turn)
+    """The seat that chooses the next move: 'white'/'black', or a Super Dimensiones team."""
+    return face(board.variant).mover(board)
 
 
 def click_moves(board) -> list[dict]:
@@ -62,38 +143,10 @@ def click_moves(board) -> list[dict]:
     piece N, ``off`` for bearing off; an empty path for a move played by its button alone) and
     ``skip`` (landing squares of a capture may be left out: origin and destination suffice)."""
     out = []
-    family = GAMES[board.variant].family
+    family = face(board.variant)
     for move in board.legal_moves():
-        text, skip, label = str(move), False, str(move)
-        if family == "draughts":
-            paths = [list(p) for p in board.landing_paths(move)]
-            skip = move.is_capture
-        elif family == "stacks":
-            if move.is_pass:
-                paths, label = [[]], "pass"
-            elif move.is_bear_off:
-                paths = [[str(move.from_square), "off"]]
-                label = f"{text} (bear off {move.count})"
-            else:
-                paths = [[str(move.from_square), str(move.to_square)]]
-        elif family == "superajedrez":
-            label = board.san(move)
-            if move.is_placement and not move.is_castling:      # castling with a reserve rook
-                paths = [["@" + move.piece.upper(), str(move.to_square)]]
-            else:
-                paths = [[str(move.from_square), str(move.to_square)]]
-        else:                                           # Super Dimensiones
-            if move.is_huff:
-                square = text.split("-", 1)[1]
-                paths, label = [[square]], f"remove the man on {square} ({text})"
-            else:
-                paths = [list(p) for p in move.paths] or [[move.from_square, move.to_square]]
-                skip = move.is_capture
-                if move.penalty and move.penalty[0] in ("reinforce", "crown"):
-                    paths = [p + [move.penalty[1]] for p in paths]
-                    label = (f"{text} (a new man on {move.penalty[1]})" if move.penalty[0] == "reinforce"
-                             else f"{text} (the man on {move.penalty[1]} crowned)")
-        out.append({"move": text, "label": label, "paths": paths, "skip": skip})
+        paths, label, skip = family.click(board, move)
+        out.append({"move": str(move), "label": label, "paths": paths, "skip": skip})
     return out
 
 
@@ -302,12 +355,7 @@ class WebGame:
                 "tables": tables,
                 "generation": self.generation,
             }
-            family: Any = board                      # the family's own methods
-            if self.variant == "superajedrez":
-                state["reserve"] = family.reserve(board.turn)
-            if self.variant == "superdimensiones":
-                state["subgames"] = family.subgame_results()
-                state["cards"] = family.cards
+            state.update(face(self.variant).extras(board))
             return state
 
     # -- inside ---------------------------------------------------------------------------------
@@ -325,9 +373,9 @@ class WebGame:
         return chosen
 
     def _name(self, side: str) -> str:
-        if self.variant == "superdimensiones":
-            return "engine" if self.engine_seats else "?"
-        return "Dimensiones" if side in self.engine_seats else "?"
+        """The record's name of a side: the engine's where it holds every seat of that side."""
+        held = face(self.variant).seats_of(side)
+        return "Dimensiones" if held <= self.engine_seats else "?"
 
     def _push(self, text) -> None:
         move = self.board.push(text)
