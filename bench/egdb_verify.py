@@ -52,7 +52,7 @@ def main() -> int:
         probed = check(tables, signature, entries, pool)
         probed_s = time.perf_counter() - start
         start = time.perf_counter()
-        unpacked_slices = egdb._unpack_for_verify(tables, [signature], pool, None, False)
+        unpacked_slices = egdb.verifier._unpack_for_verify(tables, [signature], pool, None, False)
         unpack_s = time.perf_counter() - start
         unpacked = check(tables, signature, entries, pool)
         unpacked_s = time.perf_counter() - start

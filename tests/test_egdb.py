@@ -238,7 +238,7 @@ def test_a_slice_built_on_two_threads_equals_the_one_built_on_one(tables):
 
 
 def test_a_slice_too_big_for_the_memory_is_refused(tmp_path, monkeypatch):
-    monkeypatch.setattr(egdb, "_physical_memory", lambda: 100_000)
+    monkeypatch.setattr(egdb.builder, "_physical_memory", lambda: 100_000)
     with pytest.raises(egdb.TableError, match=r"slice 0m1k-1m1k needs 152.6 KiB of memory "
                                               r"to build; this machine has 97.7 KiB"):
         egdb.build("checkers", 3, tmp_path, report=None)
@@ -256,7 +256,7 @@ def test_a_slice_the_native_builder_cannot_build_stops_the_build_cleanly(tmp_pat
                                    f"plies (more than a byte a value holds)")
             return super().build(signature, threads)
 
-    monkeypatch.setattr(egdb, "_native", TooLong)
+    monkeypatch.setattr(egdb.builder, "_native", TooLong)
     with pytest.raises(egdb.TableError, match=r"a distance to the end longer than 252 plies "
                                               r".*; the slices built before it are kept"):
         egdb.build("checkers", 3, tmp_path, report=None)
@@ -280,7 +280,7 @@ def test_a_slice_with_a_distance_past_a_byte_is_built_with_two_bytes(tmp_path, m
         return native
 
     narrow = egdb.build("checkers", 4, tmp_path / "bytes", report=None)
-    monkeypatch.setattr(egdb, "_native", limited)
+    monkeypatch.setattr(egdb.builder, "_native", limited)
     wide = egdb.build("checkers", 4, tmp_path / "wide", report=None)
     monkeypatch.undo()
     stats = ("entries", "wins", "draws", "losses", "invalid", "longest_plies")
@@ -346,9 +346,9 @@ def test_a_two_byte_build_that_would_not_fit_in_memory_is_refused(tmp_path, monk
         native._limit_narrow(20)
         return native
 
-    monkeypatch.setattr(egdb, "_native", limited)
+    monkeypatch.setattr(egdb.builder, "_native", limited)
     # Room for a byte-wide build of the 3-piece slices, not for a two-byte one.
-    monkeypatch.setattr(egdb, "_physical_memory", lambda: 3 * 60_000)
+    monkeypatch.setattr(egdb.builder, "_physical_memory", lambda: 3 * 60_000)
     with pytest.raises(egdb.TableError, match=r"a distance to the end longer than 20 plies "
                                               r"\(more than a byte a value holds\), and two-byte "
                                               r"values would need 305.2 KiB of memory; the "

@@ -24,7 +24,7 @@ SMALL = {"checkers": 4, "international": 3, "turkish": 3}   # Turkish: its lone-
 def pair(tmp_path_factory):
     """Raw tables and their compressed copy, for each game of SMALL."""
     try:
-        egdb._codecs()
+        egdb.codecs._codecs()
     except egdb.TableError as exc:          # .ci/run installs both libraries
         pytest.skip(str(exc))
     raw = tmp_path_factory.mktemp("raw")
@@ -134,7 +134,7 @@ def test_entries_are_stored_by_side_to_move_and_older_files_in_index_order_read(
     write_in_index_order(folder, name, native)
     tables = egdb.Tables(tmp_path, "checkers")
     assert np.array_equal(tables.native.expand(signature), values)
-    assert egdb._magic(folder / f"{name}.wdl") == egdb.IN_ORDER_MAGIC
+    assert egdb.codecs._magic(folder / f"{name}.wdl") == egdb.IN_ORDER_MAGIC
 
 
 def write_in_index_order(folder, name, native):
@@ -151,10 +151,10 @@ def write_in_index_order(folder, name, native):
     with ThreadPoolExecutor(2) as threads:
         for suffix, stream, bits in ((".wdl", stored, 2), (".dist", dist[at], 8)):
             path = folder / f"{name}{suffix}"
-            egdb._write_packed(path, np.ascontiguousarray(stream), size, bits, threads)
+            egdb.codecs._write_packed(path, np.ascontiguousarray(stream), size, bits, threads)
             path.write_bytes(egdb.IN_ORDER_MAGIC + path.read_bytes()[8:])
             prefix = "" if suffix == ".wdl" else "dist_"
-            manifest["slices"][name][prefix + "sha256"] = egdb._sha256(path)
+            manifest["slices"][name][prefix + "sha256"] = egdb.manifest._sha256(path)
             manifest["slices"][name][prefix + "bytes"] = path.stat().st_size
     (folder / "manifest.json").write_text(json.dumps(manifest))
 
@@ -210,7 +210,7 @@ def test_a_corrupt_block_stops_writing_a_slice_again_and_changes_nothing(pair, t
     data[-100] ^= 0x5A                                   # a byte of one of the last blocks
     path.write_bytes(bytes(data))
     manifest = json.loads((folder / "manifest.json").read_text())
-    manifest["slices"][name]["sha256"] = egdb._sha256(path)   # past the file's checksum
+    manifest["slices"][name]["sha256"] = egdb.manifest._sha256(path)   # past the file's checksum
     (folder / "manifest.json").write_text(json.dumps(manifest))
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
     with pytest.raises(egdb.TableError, match=f"{name}.wdl: .*corrupt block.*left as it was"):
@@ -324,7 +324,7 @@ def test_a_corrupt_block_is_caught(pair, tmp_path):
     path = folder / f"{name}.wdl"
     data = bytearray(path.read_bytes())
     entries = egdb.Tables(packed, "checkers").native.size(parse_name(name))
-    offsets, _, blocks, _, _ = egdb._read_packed(path, 2, entries)
+    offsets, _, blocks, _, _ = egdb.codecs._read_packed(path, 2, entries)
     data[len(data) - len(blocks) + int(offsets[0] + offsets[1]) // 2] ^= 0x55    # in block 0
     del offsets, blocks
     path.write_bytes(bytes(data))
@@ -332,7 +332,7 @@ def test_a_corrupt_block_is_caught(pair, tmp_path):
         egdb.Tables(tmp_path, "checkers")
     # With the manifest rewritten to match, the block's own check still catches it.
     manifest = json.loads((folder / "manifest.json").read_text())
-    manifest["slices"][name]["sha256"] = egdb._sha256(path)
+    manifest["slices"][name]["sha256"] = egdb.manifest._sha256(path)
     (folder / "manifest.json").write_text(json.dumps(manifest))
     tables = egdb.Tables(tmp_path, "checkers")
     report = egdb.verify(tables, [name], progress=False)
@@ -353,7 +353,7 @@ def test_malformed_compressed_files_are_refused(pair, tmp_path):
 
     def rewrite(data):
         path.write_bytes(data)
-        manifest["slices"][name].update(dist_bytes=len(data), dist_sha256=egdb._sha256(path))
+        manifest["slices"][name].update(dist_bytes=len(data), dist_sha256=egdb.manifest._sha256(path))
         (folder / "manifest.json").write_text(json.dumps(manifest))
 
     good = path.read_bytes()
@@ -534,7 +534,7 @@ def altered_and_compressed(raw, tmp_path, name, pick, change):
     values[index] = change(int(values[index]))
     np.save(path, values)
     manifest = json.loads((folder / "manifest.json").read_text())
-    manifest["slices"][name]["sha256"] = egdb._sha256(path)
+    manifest["slices"][name]["sha256"] = egdb.manifest._sha256(path)
     (folder / "manifest.json").write_text(json.dumps(manifest))
     egdb.compress("checkers", tmp_path, report=None, check="none")  # (it would see the change)
     return egdb.Tables(tmp_path, "checkers"), int(index)
@@ -585,18 +585,18 @@ def test_command_line_compress_info_verify(tmp_path):
 
 def test_compress_refuses_what_does_not_read_back(tmp_path, monkeypatch):
     egdb.build("checkers", 3, tmp_path, report=None)
-    write = egdb._write_packed
+    write = egdb.codecs._write_packed
 
     def altered(path, stored, entries, bits, pool, *level):
         # The first entry of each win/draw/loss byte: draws become wins, wins draws.
         write(path, stored ^ 1 if bits == 2 else stored, entries, bits, pool, *level)
 
-    monkeypatch.setattr(egdb, "_write_packed", altered)
+    monkeypatch.setattr(egdb.compressor, "_write_packed", altered)
     with pytest.raises(egdb.TableError, match="does not read back as written"):
         egdb.compress("checkers", tmp_path, report=None)
     # Written as read back, but not what the raw slice says: the comparison of the probed
     # values catches it, and the raw file stays.
-    monkeypatch.setattr(egdb, "_check_packed", lambda path, stored, entries, bits: None)
+    monkeypatch.setattr(egdb.compressor, "_check_packed", lambda path, stored, entries, bits: None)
     with pytest.raises(egdb.TableError, match="differ from the raw ones at entry"):
         egdb.compress("checkers", tmp_path, report=None)
     tables = egdb.Tables(tmp_path, "checkers")
@@ -621,5 +621,5 @@ def test_the_block_check_sees_any_changed_byte():
 
 def test_a_missing_compression_library_is_named():
     with pytest.raises(egdb.TableError, match=r"need the libfoo \(Debian: foo1\) library"):
-        egdb._library(["no-such-library-here", "libno-such-library.so.9"], "f",
+        egdb.codecs._library(["no-such-library-here", "libno-such-library.so.9"], "f",
                       "libfoo (Debian: foo1)")

@@ -124,7 +124,7 @@ def test_a_table_build_on_ray_writes_the_same_slices(tmp_path):
 
 def test_a_build_on_ray_that_compresses_writes_the_same_files(tmp_path):
     try:
-        egdb._codecs()
+        egdb.codecs._codecs()
     except egdb.TableError as exc:          # .ci/run installs both libraries
         pytest.skip(str(exc))
     local = egdb.build("checkers", 4, tmp_path / "local", report=None, compress=True)
@@ -140,4 +140,4 @@ def test_a_build_on_ray_that_compresses_writes_the_same_files(tmp_path):
 
 def test_a_build_on_ray_needs_the_folder_on_every_worker(tmp_path):
     with pytest.raises(egdb.TableError, match="shared by every machine"):
-        egdb._build_unit(("checkers", str(tmp_path / "not-shared"), (1, 1, 0, 0)))
+        egdb.builder._build_unit(("checkers", str(tmp_path / "not-shared"), (1, 1, 0, 0)))

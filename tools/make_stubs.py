@@ -142,7 +142,7 @@ def table_set(name: str) -> list[str]:
             "    @staticmethod",
             "    def reachable(position: bytes, signature: tuple[int, ...]) -> bool: ...",
             "    def position_text(self, signature: tuple[int, ...], index: int) -> str: ...",
-            "    def __getattr__(self, name: str) -> Any: ...  # see egdb.py"]
+            "    def __getattr__(self, name: str) -> Any: ...  # see engine.egdb"]
 
 
 # The draughts family's functions (the 128-bit build, _draughts_wide, has the same names).

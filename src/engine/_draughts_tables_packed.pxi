@@ -5,7 +5,7 @@
 # decodes these: in its cold case decoding zlib blocks was the whole of what compressed tables
 # cost against raw ones, and LZ4 decodes several times faster; docs/egdb.md); distance blocks,
 # read only to answer Tables.probe, solve and verify, are zstd, which
-# packs them a sixth smaller than zlib did. The files are written by engine/egdb.py; both
+# packs them a sixth smaller than zlib did. The files are written by engine/egdb/codecs.py; both
 # libraries are the system's (liblz4, libzstd), their functions' addresses handed over from
 # Python, so no header or link-time library is needed to build the package.
 #

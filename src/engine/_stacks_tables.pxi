@@ -1,4 +1,4 @@
-# Endgame tables of Dipole (see egdb.py and docs/egdb.md).
+# Endgame tables of Dipole (see the egdb package and docs/egdb.md).
 #
 # A slice is (White's checkers, Black's checkers). A side's checkers form k stacks: its index is
 # an offset for k, the colex rank of the k squares, and the rank of the heights as a composition
@@ -277,7 +277,7 @@ _STACK_TABLE_ERRORS = {-1: "out of memory", -2: "a line longer than the builder 
 
 
 cdef class StackTableSet(ProbeSource):
-    """The Dipole slices known to the native code (see egdb.py)."""
+    """The Dipole slices known to the native code (see engine.egdb)."""
 
     cdef TCtx* c
     cdef dict _arrays
