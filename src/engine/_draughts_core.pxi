@@ -10,7 +10,8 @@ from libc.stdint cimport uint8_t, int8_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memset
 
-from ._game cimport RULE_NONE, RULE_DRAW, RULE_LOSS, RULE_WIN, UNDO_MAX, POS_MAX, perft_stop_flag
+from ._game cimport (RULE_NONE, RULE_DRAW, RULE_LOSS, RULE_WIN, UNDO_MAX, POS_MAX,
+                     register_perft_stop)
 
 cdef Rules RULES[MAX_VARIANTS]
 cdef int N_RULES = 0
@@ -1136,7 +1137,8 @@ cdef int rule_draw_full(const Pos* p, const Rules* R) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # Perft
 
-cdef volatile int* perft_stop = perft_stop_flag()   # engine.stop_perft(): abandon a perft
+cdef volatile int perft_stop = 0   # set through _game by engine.stop_perft(): abandon a perft
+register_perft_stop(&perft_stop)
 
 
 cdef u64 perft(Pos* p, const Rules* R, int depth, Move* stack) noexcept nogil:
@@ -1151,7 +1153,7 @@ cdef u64 perft(Pos* p, const Rules* R, int depth, Move* stack) noexcept nogil:
     if depth == 1:
         return count_moves(p, R, stack)
     n = generate(p, R, stack)
-    if perft_stop[0]:
+    if perft_stop:
         return 0
     for i in range(n):
         make(p, R, &stack[i], &u)
@@ -1191,7 +1193,7 @@ cdef u64 perft_board(Pos* p, const Rules* R, int depth, Move* stack) noexcept no
     if depth == 1:
         return count_moves(p, R, stack)
     n = generate(p, R, stack)
-    if perft_stop[0]:
+    if perft_stop:
         return 0
     for i in range(n):
         move_board(p, &stack[i])

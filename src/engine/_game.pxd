@@ -150,9 +150,10 @@ ctypedef struct GameOps:
     u64 (*perft)(const void* ctx, void* pos, int depth, SMove* stack) noexcept nogil
 
 
-# Set by engine.stop_perft() from another thread: every perft, of any family, stops at its next
-# node. One flag for all the families (the families' modules read it through this function).
-cdef volatile int* perft_stop_flag() noexcept nogil
+# engine.stop_perft() from another thread stops every perft, of any family, at its next node: a
+# family with its own perft (GameOps.perft) registers its module's flag here once, and reads
+# that flag (a plain global, the cheapest test at each node); game_perft clears and reads them.
+cdef void register_perft_stop(volatile int* flag) noexcept nogil
 
 
 cdef class GameBoard:

@@ -11,10 +11,33 @@ from .errors import IllegalMoveError, PerftStopped
 
 
 cdef volatile int perft_stop = 0
+cdef volatile int* family_stops[16]     # the flags the families' own perfts read
+cdef int n_family_stops = 0
 
 
-cdef volatile int* perft_stop_flag() noexcept nogil:
-    return &perft_stop
+cdef void register_perft_stop(volatile int* flag) noexcept nogil:
+    global n_family_stops
+    if n_family_stops < 16:
+        family_stops[n_family_stops] = flag
+        n_family_stops += 1
+
+
+cdef void _set_perft_stop(int value) noexcept nogil:
+    global perft_stop
+    cdef int i
+    perft_stop = value
+    for i in range(n_family_stops):
+        family_stops[i][0] = value
+
+
+cdef int _perft_stopped() noexcept nogil:
+    cdef int i
+    if perft_stop:
+        return 1
+    for i in range(n_family_stops):
+        if family_stops[i][0]:
+            return 1
+    return 0
 
 
 cdef class GameBoard:
@@ -306,7 +329,6 @@ def game_perft(GameBoard board, int depth, bint bulk=True) -> int:
     """Leaves of the move tree of the given depth from the board's position (legal moves only;
     the game's draw rules do not stop it), by the family's own counter (GameOps.perft) where it
     has one, else, or with bulk=False, by generate/make/unmake (the tests compare the two)."""
-    global perft_stop
     if depth < 0:
         raise ValueError("perft depth must be 0 or more")
     if depth == 0:
@@ -323,11 +345,11 @@ def game_perft(GameBoard board, int depth, bint bulk=True) -> int:
         if not block:
             raise MemoryError()
         memcpy(block, board.position, ops.pos_size)
-        perft_stop = 0
+        _set_perft_stop(0)
         with nogil:
             n = ops.perft(ops.ctx, block, depth, <SMove*>(block + POS_MAX))
         free(block)
-        if perft_stop:
+        if _perft_stopped():
             raise PerftStopped("perft stopped")
         return n
     cdef SMove* moves = <SMove*>malloc(depth * SEARCH_MAX_MOVES * sizeof(SMove))
@@ -336,12 +358,12 @@ def game_perft(GameBoard board, int depth, bint bulk=True) -> int:
         free(moves)
         free(undo)
         raise MemoryError()
-    perft_stop = 0
+    _set_perft_stop(0)
     with nogil:
         n = _perft(ops, pos, depth, moves, undo)
     free(moves)
     free(undo)
-    if perft_stop:
+    if _perft_stopped():
         raise PerftStopped("perft stopped")
     return n
 
@@ -388,8 +410,7 @@ def game_key_after_check(GameBoard board, int depth) -> tuple:
 
 def game_stop_perft():
     """Abandon any perft running in another thread (it raises PerftStopped)."""
-    global perft_stop
-    perft_stop = 1
+    _set_perft_stop(1)
 
 
 cdef class ProbeSource:

@@ -18,7 +18,7 @@ import numpy as np
 from ._bitboard cimport u64, bb_popcount, bb_lsb, splitmix64
 from ._game cimport (GameBoard, GameOps, ProbeSource, SMove, RULE_NONE, RULE_DRAW, RULE_LOSS, RULE_WIN,
                      SEARCH_MAX_MOVES, UNDO_MAX, POS_MAX, Feature, LinearEval, LINEAR_MAX_FEATURES,
-                     linear_value, perft_stop_flag)
+                     linear_value, register_perft_stop)
 
 from .errors import IllegalMoveError, InvalidFenError, UnknownVariantError, is_digits
 from .geometry import algebraic, build_geometry
@@ -238,7 +238,8 @@ cdef int rule_end(const Rules* R, const Pos* p) noexcept nogil:
 include "_stacks_eval.pxi"
 
 
-cdef volatile int* perft_stop = perft_stop_flag()   # engine.stop_perft(): abandon a perft
+cdef volatile int perft_stop = 0   # set through _game by engine.stop_perft(): abandon a perft
+register_perft_stop(&perft_stop)
 
 
 cdef unsigned long long perft(const Rules* R, Pos* p, int depth, Move* stack) noexcept nogil:
@@ -250,7 +251,7 @@ cdef unsigned long long perft(const Rules* R, Pos* p, int depth, Move* stack) no
     n = generate(R, p, stack, 0)
     if depth == 1:
         return n
-    if perft_stop[0]:
+    if perft_stop:
         return 0
     for i in range(n):
         make(R, p, &stack[i], &u)

@@ -16,7 +16,8 @@ from libc.string cimport memset
 from ._bitboard cimport u64, bb_popcount, bb_lsb, splitmix64
 from ._game cimport (GameBoard, GameOps, SMove, RULE_NONE, RULE_DRAW, RULE_LOSS, RULE_WIN,
                      SEARCH_MAX_MOVES, UNDO_MAX, POS_MAX,
-                     Feature, LinearEval, LINEAR_MAX_FEATURES, linear_value, perft_stop_flag)
+                     Feature, LinearEval, LINEAR_MAX_FEATURES, linear_value,
+                     register_perft_stop)
 
 import numpy as np
 
@@ -786,7 +787,8 @@ cdef int rule_end(const Pos* p) noexcept nogil:
 include "_superajedrez_eval.pxi"
 
 
-cdef volatile int* perft_stop = perft_stop_flag()   # engine.stop_perft(): abandon a perft
+cdef volatile int perft_stop = 0   # set through _game by engine.stop_perft(): abandon a perft
+register_perft_stop(&perft_stop)
 
 
 cdef unsigned long long perft(Pos* p, int depth, Move* stack) noexcept nogil:
@@ -798,7 +800,7 @@ cdef unsigned long long perft(Pos* p, int depth, Move* stack) noexcept nogil:
     n = generate(p, stack, 0)
     if depth == 1:
         return n
-    if perft_stop[0]:
+    if perft_stop:
         return 0
     for i in range(n):
         make(p, &stack[i], &u)

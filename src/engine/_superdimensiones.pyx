@@ -27,7 +27,7 @@ from libc.string cimport memset, memcpy
 from ._bitboard cimport u64, bb_popcount, bb_lsb, splitmix64
 from ._game cimport (GameBoard, GameOps, SMove, RULE_NONE, RULE_DRAW, END_NONE,
                      SEARCH_MAX_MOVES, UNDO_MAX, POS_MAX, Feature, LinearEval, LINEAR_MAX_FEATURES,
-                     linear_value, perft_stop_flag)
+                     linear_value, register_perft_stop)
 
 import numpy as np
 
@@ -676,7 +676,8 @@ cdef inline int side_to_move(const Pos* p) noexcept nogil:
     return (p.turn >> 1) ^ (1 if p.huff else 0)
 
 
-cdef volatile int* perft_stop = perft_stop_flag()   # engine.stop_perft(): abandon a perft
+cdef volatile int perft_stop = 0   # set through _game by engine.stop_perft(): abandon a perft
+register_perft_stop(&perft_stop)
 
 
 cdef unsigned long long perft(const Rules* R, Pos* p, int depth, Move* stack) noexcept nogil:
@@ -688,7 +689,7 @@ cdef unsigned long long perft(const Rules* R, Pos* p, int depth, Move* stack) no
     n = generate(R, p, stack, 0)
     if depth == 1:
         return n
-    if perft_stop[0]:
+    if perft_stop:
         return 0
     for i in range(n):
         make(R, p, &stack[i], &u)
