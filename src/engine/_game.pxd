@@ -176,8 +176,12 @@ cdef class GameBoard:
     cdef _play(self, const SMove* m, object move)
     cdef _clear_history(self)
     # Family hooks.
-    cdef object _checked_move(self, object move)        # the legal Move a Move or string names
+    cdef int _move_kind(self, object move)              # 0 not a Move of the family, 1 one,
+                                                        # 2 one generated in this very position
     cdef const SMove* _move_data(self, object move)     # the C move inside one of its Moves
+    cdef _copy_rules(self, GameBoard other)             # the family's rules into a fresh board
+    # Done here from the hooks above; a family may still replace them.
+    cdef object _checked_move(self, object move)        # the legal Move a Move or string names
     cdef _copy_state(self, GameBoard other)             # rules and position into a fresh board
     # What the search calls.
     cdef const GameOps* search_ops(self)

@@ -175,14 +175,35 @@ cdef class GameBoard:
 
     # -- family hooks -----------------------------------------------------------------------
 
-    cdef object _checked_move(self, object move):
-        raise NotImplementedError
+    cdef int _move_kind(self, object move):
+        return 1
 
     cdef const SMove* _move_data(self, object move):
         return NULL
 
+    cdef _copy_rules(self, GameBoard other):
+        pass
+
+    cdef object _checked_move(self, object move):
+        """The legal Move that a Move or a move string names: a Move generated in this very
+        position as it is, another Move of the family if it equals a legal one."""
+        if isinstance(move, str):
+            return self.parse_move(move)
+        cdef int kind = self._move_kind(move)
+        if kind == 0:
+            raise TypeError(f"push() takes a Move or a move string, not {type(move).__name__}")
+        if kind == 2:
+            return move
+        for other in self.legal_moves():
+            if other == move:
+                return other
+        raise IllegalMoveError(f"{move} is not a legal move in {self.fen()}")
+
     cdef _copy_state(self, GameBoard other):
-        raise NotImplementedError
+        """The position and the rules into a fresh board of the same class."""
+        self._copy_rules(other)
+        other.ops = self.ops
+        memcpy(other.position, self.position, self.ops.pos_size)
 
     # -- what the search needs --------------------------------------------------------------
 

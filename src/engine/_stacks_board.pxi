@@ -191,29 +191,20 @@ cdef class StackBoard(GameBoard):
                 raise IllegalMoveError(f"move {text!r} is not of the form a1-b2, a1xb2, a1-offN or pass")
         raise IllegalMoveError(f"{text!r} is not a legal move in {self.fen()}")
 
-    cdef object _checked_move(self, object move):
-        if isinstance(move, str):
-            return self.parse_move(move)
+    cdef int _move_kind(self, object move):
         if not isinstance(move, StackMove):
-            raise TypeError(f"push() takes a Move or a move string, not {type(move).__name__}")
+            return 0
         cdef StackMove mv = move
-        if mv.spec is self.spec and mv.key == self.pos.key:
-            return mv
-        for other in self.legal_moves():
-            if other == mv:
-                return other
-        raise IllegalMoveError(f"{mv} is not a legal move in {self.fen()}")
+        return 2 if mv.spec is self.spec and mv.key == self.pos.key else 1
 
     cdef const SMove* _move_data(self, object move):
         return <const SMove*>&(<StackMove>move).m
 
-    cdef _copy_state(self, GameBoard other):
+    cdef _copy_rules(self, GameBoard other):
         cdef StackBoard b = <StackBoard>other
         b.vid = self.vid
         b.R = self.R
         b.spec = self.spec
-        b.ops = self.ops
-        b.pos = self.pos
 
     # -- what the endgame tables and the evaluation read ---------------------------------------
 

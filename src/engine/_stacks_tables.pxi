@@ -389,6 +389,7 @@ cdef class StackTableSet(ProbeSource):
             self.c.max_total = w + b
 
     build_bytes = 2                # memory a build needs an entry: its value, nothing more
+    wide_build_bytes = 2           # Dipole's values are always two bytes: no widening
 
     def build(self, tuple signature, int threads=1):
         """Compute one slice (smaller slices attached); (values, (wins, 0, losses, invalid,

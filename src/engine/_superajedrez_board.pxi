@@ -237,22 +237,12 @@ cdef class SuperajedrezBoard(GameBoard):
                                        f"e1g1r or Spanish algebraic (0-Cf3, Cxf3, 0-0)")
         raise IllegalMoveError(f"{text!r} is not a legal move in {self.fen()}")
 
-    cdef object _checked_move(self, object move):
-        if isinstance(move, str):
-            return self.parse_move(move)
-        if not isinstance(move, SuperajedrezMove):
-            raise TypeError(f"push() takes a Move or a move string, not {type(move).__name__}")
-        cdef SuperajedrezMove mv = move
-        for other in self.legal_moves():
-            if other == mv:
-                return other
-        raise IllegalMoveError(f"{mv} is not a legal move in {self.fen()}")
+    cdef int _move_kind(self, object move):
+        return 1 if isinstance(move, SuperajedrezMove) else 0
 
     cdef const SMove* _move_data(self, object move):
         return <const SMove*>&(<SuperajedrezMove>move).m
 
-    cdef _copy_state(self, GameBoard other):
-        (<SuperajedrezBoard>other).pos = self.pos
 
     # -- Spanish algebraic ------------------------------------------------------------------
 

@@ -444,27 +444,16 @@ cdef class SuperDimensionesBoard(GameBoard):
                                    f"huff-c3, c3-d4+c1 or c3-d4=e1")
         raise IllegalMoveError(f"{text!r} is not a legal move in {self.fen()}")
 
-    cdef object _checked_move(self, object move):
-        if isinstance(move, str):
-            return self.parse_move(move)
-        if not isinstance(move, SuperDimensionesMove):
-            raise TypeError(f"push() takes a Move or a move string, not {type(move).__name__}")
-        cdef SuperDimensionesMove mv = move
-        if mv.key == self.pos.key:
-            for other in self.legal_moves():
-                if other == mv:
-                    return other
-        raise IllegalMoveError(f"{mv} is not a legal move in {self.fen()}")
+    cdef int _move_kind(self, object move):
+        return 1 if isinstance(move, SuperDimensionesMove) else 0
 
     cdef const SMove* _move_data(self, object move):
         return <const SMove*>&(<SuperDimensionesMove>move).m
 
-    cdef _copy_state(self, GameBoard other):
+    cdef _copy_rules(self, GameBoard other):
         cdef SuperDimensionesBoard b = <SuperDimensionesBoard>other
         b.card_index = self.card_index
         b.R = self.R
-        b.ops = self.ops
-        b.pos = self.pos
 
     # -- the evaluation ---------------------------------------------------------------------
 

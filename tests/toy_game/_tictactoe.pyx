@@ -266,16 +266,11 @@ cdef class TicTacToeBoard(GameBoard):
                 return mv
         raise IllegalMoveError(f"{text!r} is not a legal move in {self.fen()}")
 
-    cdef object _checked_move(self, object move):
-        if isinstance(move, (str, TicTacToeMove)):
-            return self.parse_move(str(move))
-        raise TypeError(f"push() takes a Move or a move string, not {type(move).__name__}")
+    cdef int _move_kind(self, object move):
+        return 1 if isinstance(move, TicTacToeMove) else 0     # GameBoard finds the legal one
 
     cdef const SMove* _move_data(self, object move):
         return <const SMove*>&(<TicTacToeMove>move).m
-
-    cdef _copy_state(self, GameBoard other):
-        (<TicTacToeBoard>other).pos = self.pos
 
     @property
     def variant(self) -> str:

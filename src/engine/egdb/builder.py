@@ -90,7 +90,7 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
                              f"memory to build; this machine has {_size_text(memory)}")
         # A slice with a distance past a byte is built again with two-byte values, where
         # the memory allows.
-        wide_need = getattr(native, "wide_build_bytes", 0) * native.size(sig)
+        wide_need = native.wide_build_bytes * native.size(sig)
         narrow_only = {"wide": False} if memory and wide_need > memory else {}
         t0 = time.perf_counter()
         try:
