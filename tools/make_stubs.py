@@ -95,6 +95,19 @@ TYPES = {
 PRIVATE = {
     "DraughtsBoard": ["def _exchange_offers(self) -> list[DraughtsMove]: ..."],
 }
+SWITCH = '''class Switch:
+    """A search feature that can be turned off or on (see engine._search.SWITCHES)."""
+    index: int
+    default: bool
+    uci: str
+    hub: str
+    meaning: str
+    def __init__(self, index: int, default: bool, uci: str, hub: str,
+                 meaning: str) -> None: ...
+
+SWITCHES: dict[str, Switch]
+
+'''
 ENGINE = '''class Engine:
     """The search, with its transposition table (see engine._search)."""
     hash_mb: int
@@ -108,9 +121,9 @@ ENGINE = '''class Engine:
     handovers: int
     searching: bool
     tablebases: Any
-    def __init__(self, hash_mb: int = ..., reductions: bool = ..., null_move: bool = ...,
+    def __init__(self, hash_mb: int = ..., eval_file: str | PathLike[str] | None = ...,
+                 threads: int = ..., *, reductions: bool = ..., null_move: bool = ...,
                  probcut: bool = ..., early_reductions: bool = ..., qs_promotions: bool = ...,
-                 eval_file: str | PathLike[str] | None = ..., threads: int = ...,
                  qs_exchanges: bool = ...) -> None: ...
     def search(self, board: GameBoard, depth: int | None = ..., nodes: int | None = ...,
                movetime: float | None = ..., wtime: float | None = ..., btime: float | None = ...,
@@ -245,7 +258,7 @@ def main() -> int:
         "from ._game import GameBoard\n"
         "from .analysis import PVLine as PVLine, SearchInfo as SearchInfo, "
         "SearchResult as SearchResult\n\n"
-        "TABLE_WIN_BOUND: int\n\n" + ENGINE)
+        "TABLE_WIN_BOUND: int\n\n" + SWITCH + ENGINE)
     print("stubs written:", ", ".join(f"{m}.pyi" for m, *_ in FAMILIES),
           "_draughts_wide.pyi, _game.pyi, _search.pyi")
     return 0

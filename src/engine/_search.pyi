@@ -7,6 +7,18 @@ from .analysis import PVLine as PVLine, SearchInfo as SearchInfo, SearchResult a
 
 TABLE_WIN_BOUND: int
 
+class Switch:
+    """A search feature that can be turned off or on (see engine._search.SWITCHES)."""
+    index: int
+    default: bool
+    uci: str
+    hub: str
+    meaning: str
+    def __init__(self, index: int, default: bool, uci: str, hub: str,
+                 meaning: str) -> None: ...
+
+SWITCHES: dict[str, Switch]
+
 class Engine:
     """The search, with its transposition table (see engine._search)."""
     hash_mb: int
@@ -20,9 +32,9 @@ class Engine:
     handovers: int
     searching: bool
     tablebases: Any
-    def __init__(self, hash_mb: int = ..., reductions: bool = ..., null_move: bool = ...,
+    def __init__(self, hash_mb: int = ..., eval_file: str | PathLike[str] | None = ...,
+                 threads: int = ..., *, reductions: bool = ..., null_move: bool = ...,
                  probcut: bool = ..., early_reductions: bool = ..., qs_promotions: bool = ...,
-                 eval_file: str | PathLike[str] | None = ..., threads: int = ...,
                  qs_exchanges: bool = ...) -> None: ...
     def search(self, board: GameBoard, depth: int | None = ..., nodes: int | None = ...,
                movetime: float | None = ..., wtime: float | None = ..., btime: float | None = ...,

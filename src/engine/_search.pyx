@@ -29,6 +29,7 @@ iteration that every thread runs (`iteration`); `_search_tt.pxi` the table, `_se
 the move ordering, `_search_threads.pxi` the helpers, `_search_engine.pxi` the Python Engine.
 """
 
+from cpython.object cimport PyObject_GenericSetAttr
 from libc.stdint cimport uint8_t, uint16_t, int16_t, uint64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcmp, memcpy, memset
@@ -102,6 +103,20 @@ ctypedef struct TTEntry:
     uint16_t pad
 
 
+# The search's switches, each an index of Search.switches: the one table SWITCHES
+# (_search_engine.pxi) gives each its name, default, protocol names and meaning, and Engine's
+# keywords and attributes and the protocols' options (options.py) are made from it. A new
+# switch is a name here, a row there, and the test in the search where its feature is.
+cdef enum:
+    SW_REDUCTIONS           # late-move reductions
+    SW_NULL_MOVE            # null-move pruning, where the game allows it
+    SW_PROBCUT              # ProbCut, where the game asks for it
+    SW_EARLY_REDUCTIONS     # every quiet move after the first reduced, where the game asks
+    SW_QS_PROMOTIONS        # quiescence crowns men, where the game lists such moves
+    SW_QS_EXCHANGES         # quiescence offers exchanges, where the game lists them
+    N_SWITCHES
+
+
 ctypedef struct Search:
     const GameOps* ops
     const void* ctx
@@ -119,13 +134,8 @@ ctypedef struct Search:
     u64 nodes
     int seldepth
     int stop                  # 1: stop the search; 2: a helper finished the main's iteration
-    int reductions            # late-move reductions on (a switch so that matches can test them)
-    int null_move             # null-move pruning on, where the game allows it (a switch too)
-    int probcut               # ProbCut on, where the game asks for it (a switch too)
+    int switches[N_SWITCHES]  # 1: the feature is on (SW_*)
     int in_probcut            # > 0 inside a ProbCut search: no ProbCut there (as in Scan)
-    int early_reductions      # early reductions on, where the game asks for them (a switch too)
-    int qs_promotions         # quiescence crowns men, where the game lists such moves (a switch)
-    int qs_exchanges          # quiescence offers exchanges, where the game lists them (a switch)
     ProbeFn probe             # endgame tables for this search's game, or NULL
     const void* probe_ctx
     u64 tb_hits
@@ -345,9 +355,9 @@ cdef int qsearch(Search* S, int alpha, int beta, int ply) noexcept nogil:
             return best
         # A quiet node: stand pat, or play a quiet move that forces the play, where the game
         # lists such moves and the switches ask: crown a man, offer an exchange.
-        if S.qs_promotions and S.ops.generate_promotions != NULL:
+        if S.switches[SW_QS_PROMOTIONS] and S.ops.generate_promotions != NULL:
             n = S.ops.generate_promotions(S.ctx, S.pos, moves)
-        if S.qs_exchanges and S.ops.generate_exchanges != NULL:
+        if S.switches[SW_QS_EXCHANGES] and S.ops.generate_exchanges != NULL:
             n += S.ops.generate_exchanges(S.ctx, S.pos, moves + n)
         if n == 0:
             return best
@@ -432,8 +442,8 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
 
     # Null move: if passing still holds beta, a real move will too (not in zugzwang-prone games,
     # not in check, not twice in a row, not near mate scores).
-    if S.null_move and S.ops.make_null != NULL and not pv_node and not checked and depth >= 3 \
-            and not S.nulled[ply] and -MATE_BOUND < beta < MATE_BOUND \
+    if S.switches[SW_NULL_MOVE] and S.ops.make_null != NULL and not pv_node and not checked \
+            and depth >= 3 and not S.nulled[ply] and -MATE_BOUND < beta < MATE_BOUND \
             and static_value(S, ply, 0) >= beta \
             and S.ops.make_null(S.ctx, S.pos, S.undo[ply]):
         S.keys[S.root_index + ply + 1] = S.ops.key(S.pos)
@@ -449,8 +459,8 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
 
     # ProbCut: if a search of 40 % of the depth holds beta by a margin that grows with the
     # depth, the full search would hold beta too.
-    if S.probcut and S.ops.probcut_margin and not pv_node and not checked and depth >= 3 \
-            and S.in_probcut == 0 and -MATE_BOUND < beta < MATE_BOUND - depth * S.ops.probcut_margin:
+    if S.switches[SW_PROBCUT] and S.ops.probcut_margin and not pv_node and not checked \
+            and depth >= 3 and S.in_probcut == 0 and -MATE_BOUND < beta < MATE_BOUND - depth * S.ops.probcut_margin:
         margin = depth * S.ops.probcut_margin
         S.in_probcut += 1
         score = negamax(S, beta + margin - 1, beta + margin, depth * 2 // 5, ply, 0)
@@ -517,8 +527,8 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
         same = same_player(S, me)
         gives_check = side_in_check(S)
         # Wide games: near the leaves, late quiet moves that give no check are not searched.
-        if S.ops.wide and S.reductions and not pv_node and not checked and depth <= 3 and quiet \
-                and not gives_check and i >= 4 + 3 * depth * depth and best > -MATE_BOUND:
+        if S.ops.wide and S.switches[SW_REDUCTIONS] and not pv_node and not checked \
+                and depth <= 3 and quiet and not gives_check and i >= 4 + 3 * depth * depth and best > -MATE_BOUND:
             undo_move(S, ply, &moves[i])
             continue
         if may_defer:
@@ -534,12 +544,12 @@ cdef int negamax(Search* S, int alpha, int beta, int depth, int ply, int pv_node
             score = child(S, alpha, beta, new_depth, ply + 1, pv_node, same)
         else:
             reduction = 0
-            if S.reductions and S.early_reductions and S.ops.early_reductions and not pv_node \
-                    and depth >= LMR_MIN_DEPTH \
+            if S.switches[SW_REDUCTIONS] and S.switches[SW_EARLY_REDUCTIONS] \
+                    and S.ops.early_reductions and not pv_node and depth >= LMR_MIN_DEPTH \
                     and quiet:
                 reduction = 1 if i < 6 else 2
-            elif S.reductions and depth >= LMR_MIN_DEPTH and i >= LMR_FIRST_MOVE and quiet \
-                    and not checked and not gives_check:
+            elif S.switches[SW_REDUCTIONS] and depth >= LMR_MIN_DEPTH and i >= LMR_FIRST_MOVE \
+                    and quiet and not checked and not gives_check:
                 if S.ops.wide:
                     reduction = LMR_WIDE[depth if depth < 64 else 63][i if i < 64 else 63]
                     if pv_node and reduction > 0:

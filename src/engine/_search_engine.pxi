@@ -59,6 +59,45 @@ def _mate_distance(int score):
     return None
 
 
+class Switch:
+    """A search feature that can be turned off or on: where the search reads it (`index`, an
+    SW_* of _search.pyx), its default, its names in UCI and Hub, and why it is set so."""
+
+    __slots__ = ("index", "default", "uci", "hub", "meaning")
+
+    def __init__(self, index, default, uci, hub, meaning):
+        self.index, self.default, self.uci, self.hub, self.meaning = index, default, uci, hub, meaning
+
+
+SWITCHES = {
+    "reductions": Switch(
+        SW_REDUCTIONS, True, "Reductions", "reductions",
+        "Late quiet moves searched with reduced depth first; about +100 Elo against dame-rs."),
+    "null_move": Switch(
+        SW_NULL_MOVE, True, "NullMove", "null-move",
+        "Null-move pruning in the games that allow it (Superajedrez; never in draughts, where "
+        "zugzwang is everywhere): +89 Elo in Superajedrez self-play."),
+    "probcut": Switch(
+        SW_PROBCUT, True, "ProbCut", "probcut",
+        "ProbCut (a shallow search that holds beta by a margin cuts the node) in the games that "
+        "ask for it (draughts), as Scan does: with early reductions +5.6 % a game against Scan "
+        "2.0; off in the rows whose `selective_search` is false (Turkish, breakthrough)."),
+    "early_reductions": Switch(
+        SW_EARLY_REDUCTIONS, True, "EarlyReductions", "early-reductions",
+        "Every quiet move after the first reduced at a non-PV node, not only from the fourth, in "
+        "the games that ask for it (draughts), as Scan does; with ProbCut (see there)."),
+    "qs_promotions": Switch(
+        SW_QS_PROMOTIONS, False, "QsPromotions", "qs-promotions",
+        "Quiescence also searches the moves that crown a man (draughts), as Scan does: +24 Elo "
+        "in self-play at 100,000 nodes, none against Scan 2.0 at 0.1 s, so off."),
+    "qs_exchanges": Switch(
+        SW_QS_EXCHANGES, False, "QsExchanges", "qs-exchanges",
+        "Quiescence with no king on the board also searches the men's moves that offer a "
+        "one-for-one exchange (draughts), as Scan does: +33 Elo in self-play, +0.0 % a game "
+        "against Scan 2.0, so off."),
+}
+
+
 cdef class Engine:
     """The search, with its transposition table: ``Engine(hash_mb=64)``.
 
@@ -84,20 +123,19 @@ cdef class Engine:
             raise MemoryError()
         self.nthreads = 1
 
-    def __init__(self, hash_mb=64, reductions=True, null_move=True, probcut=True,
-                 early_reductions=True, qs_promotions=False, eval_file=None, threads=1,
-                 qs_exchanges=False):
+    def __init__(self, hash_mb=64, eval_file=None, threads=1, **switches):
+        """`switches`: any of SWITCHES by name (``Engine(probcut=False)``), else its default."""
+        unknown = set(switches) - set(SWITCHES)
+        if unknown:
+            raise TypeError(f"Engine() has no switch {', '.join(sorted(unknown))} (its switches: "
+                            f"{', '.join(SWITCHES)})")
         self._lock = _threading.Lock()
         if eval_file is not None:
             from . import weights
             weights.load(eval_file)
         self.resize(hash_mb)
-        self.reductions = reductions
-        self.null_move = null_move
-        self.probcut = probcut
-        self.early_reductions = early_reductions
-        self.qs_promotions = qs_promotions
-        self.qs_exchanges = qs_exchanges
+        for name, switch in SWITCHES.items():
+            self.S.switches[switch.index] = 1 if switches.get(name, switch.default) else 0
         self.threads = threads
 
     @property
@@ -128,74 +166,23 @@ cdef class Engine:
             self.helper_searches[i - 1] = H
         self.nthreads = value
 
-    @property
-    def early_reductions(self) -> bool:
-        """Whether, in the games that ask for it (draughts), every quiet move after the first at
-        a non-PV node is reduced, not only from the fourth, as Scan does. On by default: with
-        ProbCut, it gains against Scan 2.0 in International and in self-play in checkers and
-        Russian, and does not lose in Spanish and Gothic; Turkish, where it loses, does not ask
-        for it (its row's ``selective_search``; docs/results.md). A switch so matches
-        can test it."""
-        return bool(self.S.early_reductions)
+    # -- the switches (SWITCHES): attributes and keywords of their own names -----------------
 
-    @early_reductions.setter
-    def early_reductions(self, value):
-        self.S.early_reductions = 1 if value else 0
+    def __getattr__(self, name):
+        switch = SWITCHES.get(name)
+        if switch is None:
+            raise AttributeError(f"'Engine' object has no attribute {name!r}")
+        return bool(self.S.switches[switch.index])
 
-    @property
-    def qs_promotions(self) -> bool:
-        """Whether quiescence, at a quiet node, also searches the moves that crown a man (in the
-        games that list them: draughts), as Scan does. Off by default: +24 Elo in self-play at
-        100,000 nodes a move, but no gain against Scan 2.0 at 0.1 s (docs/results.md); a
-        switch so matches can test it."""
-        return bool(self.S.qs_promotions)
+    def __setattr__(self, name, value):
+        switch = SWITCHES.get(name)
+        if switch is None:
+            PyObject_GenericSetAttr(self, name, value)      # properties and public attributes
+        else:
+            self.S.switches[switch.index] = 1 if value else 0
 
-    @qs_promotions.setter
-    def qs_promotions(self, value):
-        self.S.qs_promotions = 1 if value else 0
-
-    @property
-    def qs_exchanges(self) -> bool:
-        """Whether quiescence, at a quiet node with no king on the board, also searches the men's
-        moves that offer a one-for-one exchange (draughts), as Scan does. Off by default: +33
-        Elo in self-play at 100,000 nodes a move, but +0.0 % a game against Scan 2.0 at 0.1 s
-        (docs/results.md); a switch so that matches can test it."""
-        return bool(self.S.qs_exchanges)
-
-    @qs_exchanges.setter
-    def qs_exchanges(self, value):
-        self.S.qs_exchanges = 1 if value else 0
-
-    @property
-    def probcut(self) -> bool:
-        """Whether ProbCut (a shallow search that holds beta by a margin cuts the node) is used
-        in the games that ask for it (draughts), as Scan does. On by default, with early
-        reductions (see there for the matches that chose it); a switch so matches can test it."""
-        return bool(self.S.probcut)
-
-    @probcut.setter
-    def probcut(self, value):
-        self.S.probcut = 1 if value else 0
-
-    @property
-    def null_move(self) -> bool:
-        """Whether null-move pruning is used in the games that allow it (Superajedrez; never in
-        draughts, where zugzwang is everywhere). On by default; a switch so matches can test it."""
-        return bool(self.S.null_move)
-
-    @null_move.setter
-    def null_move(self, value):
-        self.S.null_move = 1 if value else 0
-
-    @property
-    def reductions(self) -> bool:
-        """Whether late quiet moves are searched with reduced depth first (on by default; a
-        self-play match with it off measures what it gains)."""
-        return bool(self.S.reductions)
-
-    @reductions.setter
-    def reductions(self, value):
-        self.S.reductions = 1 if value else 0
+    def __dir__(self):
+        return list(object.__dir__(self)) + list(SWITCHES)
 
     @property
     def tablebases(self):

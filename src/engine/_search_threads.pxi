@@ -47,12 +47,7 @@ cdef void prepare_helper(Search* S, Search* H) noexcept nogil:
     H.node_limit = S.node_limit     # helpers stop themselves when all threads' nodes reach it
     H.check_limits = 1 if S.node_limit else 0
     H.deadline = 0
-    H.reductions = S.reductions
-    H.null_move = S.null_move
-    H.probcut = S.probcut
-    H.early_reductions = S.early_reductions
-    H.qs_promotions = S.qs_promotions
-    H.qs_exchanges = S.qs_exchanges
+    memcpy(H.switches, S.switches, sizeof(S.switches))
     H.probe = S.probe
     H.probe_ctx = S.probe_ctx
     H.tb_hits = 0

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from .errors import EngineError, quote, whole_number
+from ._search import SWITCHES
 from .protocol import MAX_THREADS
 
 MAX_HASH = 65536          # MB
@@ -95,12 +96,8 @@ OPTIONS = (
     Option("Move Overhead", None, "spin", lambda s: s.move_overhead,
            lambda s, v: setattr(s, "move_overhead", v), 0, MAX_MOVE_OVERHEAD, stops=False),
     Option("Ponder", None, "check", lambda s: False, lambda s, v: None, stops=False),
-    _switch("Reductions", "reductions", "reductions"),
-    _switch("NullMove", "null-move", "null_move"),
-    _switch("ProbCut", "probcut", "probcut"),
-    _switch("EarlyReductions", "early-reductions", "early_reductions"),
-    _switch("QsPromotions", "qs-promotions", "qs_promotions"),
-    _switch("QsExchanges", "qs-exchanges", "qs_exchanges"),
+    # The search's switches, from its one table.
+    *(_switch(s.uci, s.hub, name) for name, s in SWITCHES.items()),
     Option("EgdbPath", None, "string", lambda s: s.egdb_path, lambda s, v: s.set_egdb_path(v)),
     # set_eval_file stops the search itself.
     Option("EvalFile", "eval-file", "string", lambda s: "<shipped>",
