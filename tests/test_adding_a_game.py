@@ -159,7 +159,7 @@ def test_the_match_runner_plays_the_toy_game(plugin, tmp_path):
 
 def test_game_records_and_pictures_of_the_toy_game(toy):
     """The one writer of game records and its reader serve a plugin game as they do the
-    built-in ones; the pictures say plainly that they cannot draw it."""
+    built-in ones; the pictures draw its board from its size and pieces."""
     from engine import pdn, svg
     from engine.match import GameRecord
     from engine.match import pdn as match_record
@@ -172,8 +172,33 @@ def test_game_records_and_pictures_of_the_toy_game(toy):
     assert [str(m) for m in game.moves()] == ["a1", "c3", "c1", "b1"]
     assert game.end().fen() == board.fen()
     assert pdn.write_game(game).split("\n\n")[1] == text.split("\n\n")[1]
-    with pytest.raises(engine.EngineError, match="no picture for tictactoe"):
-        svg.board(board)
+    picture = str(svg.board(board))
+    assert picture.count('class="square"') == 9 and 'data-square="c3"' in picture
+    assert picture.count('class="piece"') == 5 and ">X<" in picture and ">O<" in picture
+
+
+def test_the_web_board_plays_the_toy_game(toy):
+    """The web board knows no game: a plugin's board is drawn from its size and pieces, its
+    moves are clicked by their square, and the engine answers on its seat."""
+    import time
+    from engine import webgame
+    game = webgame.WebGame("tictactoe", None, ["black"], 0.05)          # the engine plays O
+    try:
+        state = game.state()
+        assert state["seats"] == {"white": "White", "black": "Black"} and state["mover"] == "white"
+        clicks = {m["move"]: m["paths"] for m in state["moves"]}
+        assert len(clicks) == 9 and clicks["b2"] == [["b2"]]
+        game.play("b2")
+        deadline = time.monotonic() + 60
+        while len(game.state()["line"]) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        state = game.state()
+        assert state["line"][0] == "b2" and len(state["line"]) == 2
+        assert state["line"][1] in ("a1", "a3", "c1", "c3")      # the only replies that hold
+        assert state["svg"].count('class="piece"') == 2 and state["mover"] == "white"
+        assert '[White "?"]' in game.record() and '[Black "Dimensiones"]' in game.record()
+    finally:
+        game.close()
 
 
 def test_a_broken_plugin_is_a_warning_and_the_games_still_play(tmp_path):

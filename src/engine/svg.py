@@ -168,8 +168,13 @@ class _Shape:
         record = GAMES.get(board.variant)
         self.kind = record.family if record is not None else ""
         if self.kind not in DRAWN_FAMILIES:
-            raise EngineError(f"no picture for {board.variant}: the pictures draw the families "
-                              f"{', '.join(DRAWN_FAMILIES)}")
+            # Another family's board (a plugin's) is drawn as a plain square board when it
+            # says its size and where its pieces are (see docs/adding-a-game.md).
+            if not (isinstance(getattr(spec, "size", None), int) and 0 < spec.size <= 26
+                    and hasattr(board, "piece_map")):
+                raise EngineError(f"no picture for {board.variant}: its board gives no "
+                                  f"spec.size and piece_map()")
+            self.kind = "plain"
         if self.kind == "draughts":
             self.files = self.ranks = spec.size
             self.numbered = spec.numbered

@@ -181,10 +181,12 @@ cdef str _name(int b):
 
 
 class Spec:
-    """What the front ends read of a game besides its board: its name, title, first player."""
+    """What the front ends read of a game besides its board: its name, title, first player, and
+    for the pictures and the web board the board's size (files and ranks)."""
     name = "tictactoe"
     title = "Tic-tac-toe"
     first_player = 0
+    size = 3
 
 
 cdef class TicTacToeMove:
@@ -201,6 +203,11 @@ cdef class TicTacToeMove:
 
     def __hash__(self):
         return self.m.square
+
+    @property
+    def to_square(self) -> str:
+        """The square a move takes (the web board clicks it)."""
+        return _name(self.m.square)
 
 
 cdef class TicTacToeBoard(GameBoard):
@@ -242,6 +249,16 @@ cdef class TicTacToeBoard(GameBoard):
                     p.key ^= Z_SQUARE["xo".index(c)][b]
         self.pos = p
         self._clear_history()
+
+    def piece_map(self) -> dict:
+        """Square name -> piece as the pictures read one: 'wX' for X (the first player), 'bO'."""
+        out = {}
+        for b in range(9):
+            if self.pos.cells[0] >> b & 1:
+                out[_name(b)] = "wX"
+            elif self.pos.cells[1] >> b & 1:
+                out[_name(b)] = "bO"
+        return out
 
     def fen(self) -> str:
         rows = []
