@@ -177,6 +177,18 @@ def test_game_records_and_pictures_of_the_toy_game(toy):
     assert picture.count('class="piece"') == 5 and ">X<" in picture and ">O<" in picture
 
 
+def test_annotate_marks_the_toy_games_blunder(toy):
+    """annotate reads a plugin game's record, searches it and writes it back marked: O's edge
+    reply to X's centre loses, and the report says so."""
+    from engine import annotate, pdn
+    game = pdn.read_game('[Variant "tictactoe"]\n1. b2 b1 2. a1 *')
+    report, = annotate.annotate([game], movetime=0.05, hash_mb=4, progress=False)
+    marked = {m.move: m.label for m in report.marked()}
+    assert "b1" in marked                       # the edge: X wins by force after it
+    text = annotate.write_pdn([report])
+    assert '[Variant "tictactoe"]' in text and pdn.read_game(text).moves() == game.moves()
+
+
 def test_the_web_board_plays_the_toy_game(toy):
     """The web board knows no game: a plugin's board is drawn from its size and pieces, its
     moves are clicked by their square, and the engine answers on its seat."""
