@@ -42,6 +42,9 @@ class Game:
     # A learned evaluation (weights.py: the draughts family's board regions, or the linear
     # model over the features the board's GameOps lists): self-play and training.
     learned: bool = False
+    # Its learned evaluation is the board-region patterns (patterns.py: the draughts family's,
+    # whose self-play files keep the boards as bitboards), not the linear model (linear.py).
+    patterns: bool = False
     # Where a game has several starts (Super Dimensiones: one per card set), one drawn for a
     # self-play game or an evaluation match (rng -> FEN); None: the start position.
     random_start: Optional[Callable[[Any], str]] = None
@@ -117,11 +120,12 @@ for _name in draughts_variants():
                   # Chapinas' numbered pieces have no Hub square code.
                   hub=not _rules.numbered_pieces,
                   table_set=DraughtsTableSet if _rules.has_tables else None, learned=True,
+                  patterns=True,
                   pdn_game_type=_rules.pdn_game_type, hub_name=_rules.hub_name))
 # Boards of more than 64 bits (Canadian): the same code built on 128 bits; no tables.
 for _name in wide_draughts_variants():
     _rules = DRAUGHTS_VARIANTS[_name]
-    register(Game(_name, "draughts", WideDraughtsBoard, hub=True, learned=True,
+    register(Game(_name, "draughts", WideDraughtsBoard, hub=True, learned=True, patterns=True,
                   pdn_game_type=_rules.pdn_game_type, hub_name=_rules.hub_name))
 for _name in stack_variants():
     register(Game(_name, "stacks", StackBoard, table_set=StackTableSet, learned=True))

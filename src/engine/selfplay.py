@@ -58,8 +58,10 @@ def _is_quiet(board, best, draughts: bool) -> bool:
 
 
 def _is_draughts(variant: str) -> bool:
+    """Whether the variant's positions are kept as bitboards for the pattern evaluation (the
+    draughts games; their quiet positions are those with no capture to make)."""
     from .games import GAMES
-    return GAMES[variant].family == "draughts"
+    return GAMES[variant].patterns
 
 
 def play_batch(variant: str, number: int, games: int, nodes: int, random_plies: tuple[int, int],

@@ -45,7 +45,7 @@ def kind(variant: str):
     game = GAMES.get(variant)
     if game is None or not game.learned:
         return None
-    return patterns if game.family == "draughts" else linear
+    return patterns if game.patterns else linear
 
 
 def learned_variants() -> list[str]:
