@@ -50,13 +50,17 @@ def plugin(tmp_path_factory) -> Path:
 
 @pytest.fixture
 def toy(plugin, monkeypatch):
-    """The toy game registered in this process, for one test only."""
+    """The toy game registered in this process, for one test only: in the registry itself (every
+    module that holds it sees the game, as with a real plugin), taken out again afterwards."""
     monkeypatch.syspath_prepend(str(plugin))
-    monkeypatch.setattr(games, "GAMES", dict(games.GAMES))
-    monkeypatch.setattr(engine, "GAMES", games.GAMES)
     monkeypatch.delitem(sys.modules, "tictactoe", raising=False)   # its import registers it
-    assert games.load_plugins() == ["tictactoe"]
-    return games.game("tictactoe")
+    before = dict(games.GAMES)
+    try:
+        assert games.load_plugins() == ["tictactoe"]
+        yield games.game("tictactoe")
+    finally:
+        games.GAMES.clear()
+        games.GAMES.update(before)
 
 
 def environment(plugin: Path) -> dict:
