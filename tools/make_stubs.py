@@ -10,7 +10,6 @@ program using them, so a new method without a stub fails the tests.
 
 from __future__ import annotations
 
-import inspect
 import sys
 from pathlib import Path
 

@@ -438,7 +438,8 @@ def hub_variant_name(variant: str, lines: list[str]) -> str | None:
             return None
         raise EngineFailure(f"the engine declares no variant parameter (it plays International "
                             f"draughts only), so it cannot play {variant}")
-    names = [variant] + [name for name in [games.game(variant).hub_name] if name]
+    other_name = games.game(variant).hub_name             # Scan's "normal" for International
+    names = [variant, other_name] if other_name else [variant]
     for name in names:
         if name in values:
             return name

@@ -90,7 +90,7 @@ def game(name: str) -> Game:
 def perft(board, depth: int) -> int:
     """Perft of a board of a registered game (by the family's own counter where its GameOps has
     one, `GameOps.perft`)."""
-    game(board.variant)
+    game(board.variant)                 # UnknownVariantError for a board of no registered game
     return game_perft(board, depth)
 
 

@@ -57,7 +57,7 @@ def _is_quiet(board, best, draughts: bool) -> bool:
     return not best.is_capture and not (hasattr(board, "is_check") and board.is_check())
 
 
-def _is_draughts(variant: str) -> bool:
+def _kept_as_bitboards(variant: str) -> bool:
     """Whether the variant's positions are kept as bitboards for the pattern evaluation (the
     draughts games; their quiet positions are those with no capture to make)."""
     from .games import GAMES
@@ -73,7 +73,7 @@ def play_batch(variant: str, number: int, games: int, nodes: int, random_plies: 
         weights.use(variant, eval_file)
     rng = random.Random(number * 1_000_003 + 17 + seed * 1_000_000_007)
     engine = Engine(16)
-    draughts = _is_draughts(variant)
+    draughts = _kept_as_bitboards(variant)
     words = patterns.words(variant) if draughts else 0
     random_start = GAMES[variant].random_start
     positions: list = []
@@ -188,13 +188,13 @@ def load(dirs: list, variant: str) -> dict:
                           f"(run 'python -m engine selfplay --variant {variant}' first)")
     parts: dict[str, list] = {}
     games = 0
-    board_keys = ("white", "black", "kings") if _is_draughts(variant) else ("position",)
+    board_keys = ("white", "black", "kings") if _kept_as_bitboards(variant) else ("position",)
     for f in files:
         try:
             with np.load(f, allow_pickle=False) as data:
                 for key in (*board_keys, "stm", "score", "ply", "result"):
                     parts.setdefault(key, []).append(data[key])
-                if not _is_draughts(variant):
+                if not _kept_as_bitboards(variant):
                     # A file without starts has every game from the start position.
                     parts.setdefault("start", []).append(
                         data["start"] if "start" in data else np.full(len(data["stm"]), ""))

@@ -16,7 +16,7 @@ from .manifest import (DEFAULT_DIR, FORMAT, MANIFEST, TableError, _check_variant
                        _native, _read_manifest, _sha256, _size_text, _table_set, _write_json)
 from .codecs import _check_levels
 from .tables import Tables, _load_slice
-from .compressor import compress, _compress_slice
+from .compressor import _compress_slice
 
 
 def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
