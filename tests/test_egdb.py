@@ -172,8 +172,19 @@ def test_manifest_and_files(tables):
     assert entry["entries"] == 29760 and entry["longest_plies"] == 34
     assert entry["wins"] + entry["draws"] + entry["losses"] + entry["invalid"] == entry["entries"]
     assert (folder / entry["file"]).stat().st_size == entry["bytes"]
+    assert entry["seconds"] >= 0 and entry["cpu_seconds"] >= 0
     lines = egdb.info(tables["dir"], "checkers")
-    assert lines[-1].startswith(f"{len(names)} slices, ")
+    assert f"{len(names)} slices, " in lines[-6]
+    # The summary: a line per number of pieces, its positions and bytes the manifest's sums.
+    assert lines[-4].split()[:4] == ["pieces", "slices", "positions", "raw"]
+    four = [e for e in manifest["slices"].values() if sum(e["signature"]) == 4]
+    longest = max(four, key=lambda e: e["longest_plies"])
+    fields = lines[-1].split()
+    assert fields[:4] == ["4", str(len(four)), f"{sum(e['entries'] for e in four):,}",
+                          f"{sum(e['bytes'] for e in four):,}"]
+    assert fields[-3:] == [str(longest["longest_plies"]), "plies",
+                           f"({egdb.slice_name('checkers', tuple(longest['signature']))})"]
+    assert lines[-1].split()[-1] == "(2m0k-2m0k)" and lines[-1].split()[-3] == "109"
 
 
 def copy_tables(src, dst, variant="checkers"):
@@ -242,6 +253,37 @@ def test_a_slice_too_big_for_the_memory_is_refused(tmp_path, monkeypatch):
     with pytest.raises(egdb.TableError, match=r"slice 0m1k-1m1k needs 152.6 KiB of memory "
                                               r"to build; this machine has 97.7 KiB"):
         egdb.build("checkers", 3, tmp_path, report=None)
+
+
+def test_a_build_without_the_disk_it_needs_is_refused_before_it_starts(tmp_path, monkeypatch):
+    import collections
+    usage = collections.namedtuple("usage", "total used free")
+    # Room for the 2-piece slices (7,024 entries, a byte each) and 100 kB more, no more.
+    monkeypatch.setattr(egdb.builder.shutil, "disk_usage",
+                        lambda path: usage(10**9, 0, egdb.builder.DISK_SPARE + 107_024))
+    lines = []
+    with pytest.raises(egdb.TableError, match=r"the 4 slices of 3 pieces with 1 man left to "
+                                              r"build: 152.6 KiB of disk needed in .*checkers, "
+                                              r"and 256.1 MiB is free \(256.0 MiB kept spare\)"):
+        egdb.build("checkers", 3, tmp_path, report=lines.append)
+    # The slices before that group (2 pieces, and 3 kings: 66,544 entries) are built and kept.
+    manifest = json.loads((tmp_path / "checkers" / "manifest.json").read_text())
+    assert sorted(manifest["slices"]) == ["0m1k-0m1k", "0m1k-0m2k", "0m1k-1m0k", "0m2k-0m1k",
+                                          "1m0k-0m1k", "1m0k-1m0k"]
+    assert len(lines) == 6
+
+
+def test_a_disk_that_fills_while_a_slice_is_written_stops_the_build_cleanly(tmp_path, monkeypatch):
+    import errno
+
+    def full(fh, values):
+        fh.write(b"partly")
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(egdb.builder.np, "save", full)
+    with pytest.raises(egdb.TableError, match=r"the disk filled while 0m1k-0m1k \(1.9 KiB\) "
+                                              r"was written; nothing of it is kept"):
+        egdb.build("checkers", 2, tmp_path, report=None)
+    assert sorted(p.name for p in (tmp_path / "checkers").iterdir()) == []
 
 
 def test_a_slice_the_native_builder_cannot_build_stops_the_build_cleanly(tmp_path, monkeypatch):

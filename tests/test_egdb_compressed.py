@@ -101,9 +101,15 @@ def test_compressed_files_are_much_smaller(pair):
         sum(p.stat().st_size for p in (packed / "checkers").glob("*.dist"))
     assert packed_bytes < 0.2 * raw_bytes          # 2-4 pieces; the bigger slices pack better
     lines = egdb.info(packed, "checkers")
-    assert lines[-1].startswith(f"{len(egdb.signatures('checkers', 4))} slices "
+    assert lines[-6].startswith(f"{len(egdb.signatures('checkers', 4))} slices "
                                 f"({len(egdb.signatures('checkers', 4))} compressed), "
                                 f"{packed_bytes:,} bytes")
+    # The summary by pieces: no raw bytes left, win/draw/loss and distances apart.
+    rows = [line.split() for line in lines[-3:]]
+    assert [row[0] for row in rows] == ["2", "3", "4"] and {row[3] for row in rows} == {"0"}
+    wdl = sum(p.stat().st_size for p in (packed / "checkers").glob("*.wdl"))
+    assert sum(int(row[4].replace(",", "")) for row in rows) == wdl
+    assert sum(int(row[5].replace(",", "")) for row in rows) == packed_bytes - wdl
 
 
 def test_entries_are_stored_by_side_to_move_and_older_files_in_index_order_read(pair, tmp_path):

@@ -1070,6 +1070,8 @@ cdef class DraughtsTableSet(ProbeSource):
     # -- the slices, as engine.egdb sees them: signatures, their names, their order ----------
 
     compressible = True            # egdb compress: win/draw/loss and distances apart
+    file_bytes = 1                 # disk a raw file needs an entry (two where a distance
+                                   # passes MAX_PLIES)
     build_bytes = BUILD_BYTES      # memory a build needs an entry of the slice it builds ...
     wide_build_bytes = 6           # ... and at most while two-byte values (a distance past
                                    # MAX_PLIES) replace the bytes (5 once they have)

@@ -388,6 +388,7 @@ cdef class StackTableSet(ProbeSource):
         if w + b > self.c.max_total:
             self.c.max_total = w + b
 
+    file_bytes = 2                 # disk a raw file needs an entry
     build_bytes = 2                # memory a build needs an entry: its value, nothing more
     wide_build_bytes = 2           # Dipole's values are always two bytes: no widening
 

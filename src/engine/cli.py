@@ -206,7 +206,7 @@ def cmd_egdb(args) -> int:
         tables = egdb.build(args.variant, args.pieces, args.dir,
                             report=lambda line: print(line, flush=True), threads=args.threads,
                             ray=ray_address(args.ray), compress=args.compress, check=args.check,
-                            level=args.zstd_level, lz4_level=args.lz4_level)
+                            level=args.zstd_level, lz4_level=args.lz4_level, progress=True)
         size = sum(e["bytes"] + e.get("dist_bytes", 0) for e in tables.manifest["slices"].values())
         print(f"done: {len(tables.manifest['slices'])} slices, {size:,} bytes, "
               f"{time.perf_counter() - start:.1f} s")
@@ -229,7 +229,7 @@ def cmd_egdb(args) -> int:
         start = time.perf_counter()
         tables = egdb.build(args.variant, pieces, folder, report=lambda line: print(line, flush=True),
                             threads=args.threads, compress=True, check=args.check,
-                            level=args.zstd_level, lz4_level=args.lz4_level)
+                            level=args.zstd_level, lz4_level=args.lz4_level, progress=True)
         size = sum(e["bytes"] + e.get("dist_bytes", 0) for e in tables.manifest["slices"].values())
         print(f"done: {len(tables.manifest['slices'])} slices, {size:,} bytes, "
               f"{time.perf_counter() - start:.1f} s")

@@ -47,6 +47,7 @@ class TableSet(Protocol):
     compressible: bool             # egdb compress can store its slices as .wdl and .dist files
     build_bytes: int               # memory a build needs an entry ...
     wide_build_bytes: int          # ... and with values of two bytes
+    file_bytes: int                # disk a raw file needs an entry (at least)
 
     def __init__(self, variant: str) -> None: ...
     @staticmethod

@@ -154,8 +154,31 @@ def info(directory: str | os.PathLike, variant: str) -> list[str]:
         in_order += old
     kinds = f" ({compressed} compressed)" if compressed else ""
     lines.append(f"{len(manifest['slices'])} slices{kinds}, {total:,} bytes in {folder}")
+    lines += [""] + _summary(manifest["slices"])
     if in_order:
         lines.append(f"* {in_order} compressed in index order by an earlier version: "
                      f"'egdb compress' writes them again by side to move, about a third "
                      f"smaller")
+    return lines
+
+
+def _summary(slices: dict) -> list[str]:
+    """A line per number of pieces: positions, bytes (raw, or win/draw/loss and distances
+    apart), the build's and compression's seconds (wall, the slices' sum; CPU), the longest
+    win and its slice."""
+    by_pieces: dict[int, list] = {}
+    for name, e in slices.items():
+        by_pieces.setdefault(sum(e["signature"]), []).append((name, e))
+    lines = [f"{'pieces':>6} {'slices':>6} {'positions':>16} {'raw bytes':>15} {'wdl bytes':>15} "
+             f"{'dist bytes':>15} {'build s':>9} {'cpu s':>9} {'compress s':>10} {'cpu s':>9}  "
+             f"longest win"]
+    for pieces, group in sorted(by_pieces.items()):
+        def total(key, kind=None):
+            return sum(e.get(key, 0) for _, e in group if kind is None or e.get("kind", "raw") == kind)
+        name, longest = max(((n, e["longest_plies"]) for n, e in group), key=lambda t: t[1])
+        lines.append(f"{pieces:>6} {len(group):>6} {total('entries'):>16,} "
+                     f"{total('bytes', 'raw'):>15,} {total('bytes', 'compressed'):>15,} "
+                     f"{total('dist_bytes'):>15,} {total('seconds'):>9.1f} "
+                     f"{total('cpu_seconds'):>9.1f} {total('compress_seconds'):>10.1f} "
+                     f"{total('compress_cpu_seconds'):>9.1f}  {longest} plies ({name})")
     return lines
