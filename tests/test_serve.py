@@ -11,6 +11,7 @@ import pytest
 
 import engine
 from engine import egdb, pdn, webgame
+from engine.webgame import WebError
 from engine.games import GAMES
 
 pytest.importorskip("bottle", reason="the web board needs Bottle (pip install '.[web]')")
@@ -95,7 +96,10 @@ def test_variants_lists_every_game_with_its_seats_and_cards(server):
     assert set(by_name["superdimensiones"]["seats"]) == {"a", "b", "c", "d"}
     assert by_name["superajedrez"]["record"] == "PGN"
     assert by_name["checkers"]["tables"] and not by_name["international"]["tables"]
-    assert [c["name"] for c in info["cards"]] == ["Dimensión", "Estrategia", "Táctica", "Formación", "Poder"]
+    assert [c["name"] for c in info["cards"]] == [
+        "Dimensión (dimension)", "Estrategia (strategy)", "Táctica (tactics)",
+        "Formación (formation)", "Poder (power)"]
+    assert info["cards"][1]["options"]["C"] == "conquistar (conquer)"
     assert [sorted(c["options"]) for c in info["cards"]] == [["I", "M"], ["C", "D"], ["A", "U"],
                                                                ["E", "W"], ["R", "S"]]
 
@@ -152,7 +156,8 @@ def test_a_short_game_ends_with_who_won_and_why(server, variant):
     outcome = board.outcome()
     assert state["outcome"] == {"result": outcome.result(), "reason": outcome.reason(),
                                 "winner": None if outcome.winner is None else str(outcome.winner),
-                                "subgames": list(outcome.subgames) if outcome.subgames else None}
+                                "subgames": list(outcome.subgames) if outcome.subgames else None,
+                                "on_time": False}
     assert state["moves"] == []
     status, refused = call(url, "POST", f"/api/games/{key}/move", {"move": line[-1]})
     assert status == 400 and refused["error"] == "the game is over"
@@ -214,7 +219,123 @@ def test_bad_requests_get_a_message_and_change_nothing(server):
     assert call(url, "POST", "/api/games/nosuchgame/move", {"move": "32-28"})[0] == 404
     status, answer = call(url, "POST", "/api/load", {"text": "  "})
     assert status == 400 and answer["error"] == "the game file is empty"
+    for clock in ([0.5, 0], [60, -1], [60], "3+2", [True, 0], [10**400, 0], [60, 61]):
+        status, answer = call(url, "POST", "/api/games", {"variant": "international",
+                                                          "clock": clock})
+        assert status == 400 and "a clock is [minutes in seconds, increment" in answer["error"]
+    for depth in (0, 31, "3", 2.5):
+        status, answer = call(url, "POST", f"/api/games/{key}/review", {"depth": depth})
+        assert status == 400 and answer["error"], depth
     call(url, "POST", f"/api/games/{key}/close")
+
+
+def test_a_file_of_which_nothing_can_be_read_is_refused(server):
+    """A file read in part loads up to its first error, with a warning; one of which no move
+    can be read is refused, and the page keeps its game."""
+    _, url = server
+    status, answer = call(url, "POST", "/api/load", {"text": "1. 32-99 19-23 *",
+                                                     "variant": "international"})
+    assert status == 400
+    assert answer["error"].startswith("no move of this game file could be read: ")
+    assert "32-99" in answer["error"]
+
+
+def test_clocks_charge_the_mover_add_the_increment_and_a_flag_fall_ends_the_game():
+    from engine.webgame import WebGame
+    game = WebGame("international", clock=[30, 2])
+    try:
+        game.turn_began -= 5                          # White thought for five seconds
+        game.play("32-28")
+        clock = game.state()["clock"]
+        assert clock["running"] == "black" and clock["base"] == 30 and clock["increment"] == 2
+        assert 26.5 < clock["left"]["white"] <= 27.0 and clock["left"]["black"] > 29
+        game.turn_began -= 40                         # Black's flag falls
+        state = game.state()
+        assert state["outcome"] == {"result": "1-0", "winner": "white", "on_time": True,
+                                    "reason": "Black lost on time", "subgames": None}
+        assert state["moves"] == [] and state["clock"]["left"]["black"] == 0
+        with pytest.raises(WebError, match="the game is over"):
+            game.play("19-23")
+        record = game.record()
+        assert '[Result "2-0"]' in record and '[Termination "time forfeit"]' in record
+        assert '[TimeControl "30+2"]' in record
+        # A take-back goes back to the clocks of that moment, and the game goes on.
+        game.undo()
+        assert game.state()["outcome"] is None and game.line == []
+        assert 29 < game.state()["clock"]["left"]["white"] <= 30
+    finally:
+        game.close()
+
+
+def test_a_side_that_cannot_win_draws_when_the_other_flag_falls():
+    from engine.webgame import WebGame
+    # Black has a king and a knight: it cannot mate, so White's flag fall is a draw.
+    game = WebGame("superajedrez", "4k3/8/8/2n5/8/8/8/R3K3[] w - - 0 1", clock=[10, 0])
+    try:
+        game.turn_began -= 11
+        outcome = game.state()["outcome"]
+        assert outcome["result"] == "1/2-1/2" and outcome["reason"] == \
+            "White ran out of time, and Black cannot win: a draw"
+    finally:
+        game.close()
+
+
+def test_the_engine_plays_on_its_clock():
+    from engine.webgame import WebGame
+    game = WebGame("checkers", engine_seats=["black"], clock=[20, 0])
+    try:
+        for _ in range(300):
+            if game.line:
+                break
+            time.sleep(0.05)
+        clock = game.state()["clock"]
+        assert len(game.line) == 1 and clock["running"] == "white"
+        assert 0 < clock["left"]["black"] < 20 and game.state()["analysis"] is None
+    finally:
+        game.close()
+
+
+def test_the_state_numbers_the_moves_and_counts_the_captures():
+    from engine.webgame import WebGame
+    game = WebGame("international", "W:W28,33:B22,12,13,1", moves=["28x19", "1-7"])
+    try:
+        state = game.state()
+        assert state["numbered"] == [{"number": "1.", "text": "28x19"},
+                                     {"number": None, "text": "1-7"}]
+        assert state["captured"] == {"white": [], "black": ["man"] * 3}
+    finally:
+        game.close()
+    game = WebGame("superajedrez", "4k3/8/8/8/8/8/8/4K2R[R] w KQ - 0 1",
+                   moves=["R@a2", "e8d8", "e1g1"])
+    try:
+        assert [m["text"] for m in game.state()["numbered"]] == ["0-Ta2", "Rd8", "0-0"]
+    finally:
+        game.close()
+
+
+def test_a_review_gives_annotates_scores_from_whites_side():
+    """The page's review graph draws these numbers: each move's score after it as annotate
+    finds it (to a fixed depth here, so that both runs search alike), from White's side."""
+    from engine import annotate, pdn
+    from engine.webgame import WebGame
+    line = ["32-28", "19-23", "28x19", "14x23", "37-32", "10-14"]
+    game = WebGame("international", moves=line)
+    try:
+        game.start_review(depth=4)
+        for _ in range(600):
+            if game.state()["review"]["finished"]:
+                break
+            time.sleep(0.05)
+        review = game.state()["review"]
+    finally:
+        game.close()
+    board = engine.Board("international")
+    record = pdn.Game({}, "international", board.fen(),
+                      [pdn.Node(board.push(m)) for m in line], "*")
+    expected = annotate.analyse_game(record, engine.Engine(hash_mb=16), None, depth=4)
+    assert review["done"] == review["total"] == 6
+    assert [(m["ply"], m["move"], m["white"], m["mark"]) for m in review["moves"]] == [
+        (e.ply + 1, e.move, e.after if e.mover == 0 else -e.after, e.mark) for e in expected.moves]
 
 
 def test_the_engine_answers_a_move_and_refuses_to_be_overtaken(server):
@@ -511,13 +632,12 @@ def test_a_request_never_opens_a_path_of_the_server(server, tmp_path):
     for text in ("/etc/passwd", str(real), str(tmp_path / "missing.pdn"), "x\0.pdn"):
         status, made = call(url, "POST", "/api/load", {"text": text, "variant": "international"})
         answers.append((status, made))
-        # Read as a game file: its one word is no move, so the game has no moves and a warning
+        # Read as a game file: its one word is no move, so the file is refused with an error
         # that quotes the text itself; nothing says whether such a file exists.
-        assert status == 200 and made["state"]["line"] == [], (text, made)
-        assert len(made["warnings"]) == 1 and "No such file" not in made["warnings"][0]
-        assert "root:" not in json.dumps(made)
-        call(url, "POST", f"/api/games/{made['id']}/close")
-    assert "is not a square" in answers[0][1]["warnings"][0]
+        assert status == 400 and "no move of this game file could be read" in made["error"], \
+            (text, made)
+        assert "No such file" not in made["error"] and "root:" not in json.dumps(made)
+    assert "is not a square" in answers[0][1]["error"]
     status, answer = call(url, "POST", "/api/load", {"text": "1. 32-28 *", "variant": "../x"})
     assert status == 400 and "unknown game" in answer["error"]
     for name in ("../serve.py", "..%2Fserve.py", "%2e%2e/serve.py", "index.html/../../serve.py"):

@@ -55,24 +55,27 @@ def _score(result) -> int:
     return max(-MATE_SCORE, min(MATE_SCORE, result.score))
 
 
-def analyse_game(game: Game, engine: Engine, movetime: float, progress=None) -> GameReport:
-    """Search every position of the game's main line; returns the report and adds the comments,
-    marks and variations to the game's nodes."""
+def analyse_game(game: Game, engine: Engine, movetime: float | None, progress=None, on_move=None,
+                 stop=None, depth: int | None = None) -> GameReport:
+    """Search every position of the game's main line (``movetime`` seconds each, or to
+    ``depth`` plies: the same report on every run); returns the report and adds the comments,
+    marks and variations to the game's nodes. ``progress(1)`` and ``on_move(MoveReport)`` are
+    called after each move; ``stop()``, asked before each, ends the analysis early when true."""
     board = game.board()
     report = GameReport(game)
     for ply, node in enumerate(game.mainline):
         mover = int(board.turn)
         fen = board.fen()
-        if board.is_game_over():
+        if board.is_game_over() or (stop is not None and stop()):
             break
-        best = engine.search(board, movetime=movetime)
+        best = engine.search(board, movetime=movetime, depth=depth)
         board.push(node.move)
         if board.is_game_over():
             outcome = board.outcome()
             assert outcome is not None                  # the game is over
             after = 0 if outcome.winner is None else (MATE_SCORE if int(outcome.winner) == mover else -MATE_SCORE)
         else:
-            reply = engine.search(board, movetime=movetime)
+            reply = engine.search(board, movetime=movetime, depth=depth)
             after = _score(reply) if int(board.turn) == mover else -_score(reply)
         before = max(_score(best), after) if str(best.best_move) == str(node.move) else _score(best)
         loss = max(0, before - after)
@@ -92,6 +95,8 @@ def analyse_game(game: Game, engine: Engine, movetime: float, progress=None) -> 
         report.moves.append(entry)
         if progress is not None:
             progress(1)
+        if on_move is not None:
+            on_move(entry)
     return report
 
 

@@ -535,6 +535,33 @@ def write_game(game: Game) -> str:
     return "\n".join(lines) + "\n\n" + "\n".join(text) + "\n\n"
 
 
+def numbered_moves(board, moves) -> list[tuple[str | None, str]]:
+    """A line of moves from ``board`` (left as it was) as write_game numbers and writes it:
+    for each move, the number before it (``"1."``, ``"1..."`` where the line starts with the
+    other player, else None) and its text (Superajedrez's Spanish algebraic, ``0-Ta2``)."""
+    algebraic_moves = games.game(board.variant).record == "PGN"
+    number = getattr(board, "fullmove_number", 1) if algebraic_moves else 1
+    first = board.spec.first_player
+    out: list[tuple[str | None, str]] = []
+    pushed = 0
+    try:
+        for move in moves:
+            move = board.parse_move(str(move)) if isinstance(move, str) else move
+            side = int(board.turn)
+            label = (f"{number}." if side == first and (not out or previous != first)
+                     else f"{number}..." if not out else None)
+            out.append((label, board.san(move) if algebraic_moves else str(move)))
+            board.push(move)
+            pushed += 1
+            if side != first and int(board.turn) == first:
+                number += 1
+            previous = side
+    finally:
+        for _ in range(pushed):
+            board.pop()
+    return out
+
+
 def _line_words(board, nodes, number: int, algebraic_moves: bool) -> list:
     """The words of a line from `board` (left as it was): a number before each turn of the
     game's first player that follows the other player's (in Super Dimensiones a player can move

@@ -45,7 +45,8 @@ from pathlib import Path
 
 from .errors import EngineError, is_digits
 from .games import GAMES
-from .webgame import CARDS, MOVETIME_RANGE, MULTIPV_MAX, WebGame, seats
+from .webgame import (BASE_RANGE, CARDS, INCREMENT_RANGE, MOVETIME_RANGE, MULTIPV_MAX, REVIEW_MOVETIME,
+                      WebGame, seats)
 
 WEB = Path(__file__).resolve().parent / "web"
 MAX_GAMES = 32                  # games held at once; a page asking for more is refused
@@ -124,9 +125,11 @@ class Lobby:
                         "tables": tables is not None,
                         "tables_error": self.table_error(name)})
         return {"variants": out, "cards": [{"name": n, "options": o} for n, o in CARDS],
-                "movetime": list(MOVETIME_RANGE), "multipv": MULTIPV_MAX}
+                "movetime": list(MOVETIME_RANGE), "base": list(BASE_RANGE),
+                "increment": list(INCREMENT_RANGE), "multipv": MULTIPV_MAX}
 
-    def new(self, variant, fen=None, engine=(), movetime=1.0, moves=()) -> tuple[str, WebGame]:
+    def new(self, variant, fen=None, engine=(), movetime=1.0, moves=(),
+            clock=None) -> tuple[str, WebGame]:
         """Make a game; its key and the game. EngineError when the game or its settings are
         refused or the server is full."""
         if not isinstance(variant, str) or variant not in GAMES:
@@ -139,7 +142,7 @@ class Lobby:
             self._making += 1
         try:
             game = WebGame(variant, fen, engine, movetime, hash_mb=self.hash_mb,
-                           tables=self.tables(variant), moves=moves)
+                           tables=self.tables(variant), moves=moves, clock=clock)
             key = uuid.uuid4().hex
             with self._lock:
                 self.games[key] = game
@@ -326,7 +329,7 @@ def app(server: Lobby, hosts: frozenset | None = None):
     def new_game():
         data = body()
         key, game = server.new(data.get("variant"), data.get("fen") or None, data.get("engine") or (),
-                               data.get("movetime", 1.0))
+                               data.get("movetime", 1.0), clock=data.get("clock"))
         return reply({"id": key, "state": game.state(flipped())})
 
     @web.post("/api/load")
@@ -343,6 +346,10 @@ def app(server: Lobby, hosts: frozenset | None = None):
         # The text is read as a game file, never as a path to one.
         record = read_game(io.StringIO(text), variant)
         moves = [str(m) for m in record.moves()]
+        # A file of which nothing could be read is refused, the page's game kept; one that goes
+        # wrong later loads up to its first error, with a warning that says where.
+        if record.errors and not moves:
+            raise EngineError(f"no move of this game file could be read: {record.errors[0]}")
         key, game = server.new(record.variant, record.start_fen, (), data.get("movetime", 1.0), moves)
         return reply({"id": key, "state": game.state(flipped()), "warnings": list(record.errors)})
 
@@ -382,6 +389,14 @@ def app(server: Lobby, hosts: frozenset | None = None):
         data = body()
         game.configure(engine_seats=data.get("engine"), movetime=data.get("movetime"),
                        analysing=data.get("analyse"), multipv=data.get("multipv"))
+        return reply(game.state(flipped()))
+
+    @web.post("/api/games/<key>/review")
+    @handled
+    def review(key):
+        game = game_of(key)
+        data = body()
+        game.start_review(data.get("movetime", REVIEW_MOVETIME), data.get("depth"))
         return reply(game.state(flipped()))
 
     @web.get("/api/games/<key>/record")

@@ -96,8 +96,10 @@ def board(board, *, size: int | None = None, lastmove=None, arrows=(), squares=(
             y = (r if flipped else shape.ranks - 1 - r) * SQ
             name = shape.name_at.get((f, r))
             data = f' data-square="{name}"' if name else ""      # for a page that is clicked
+            colour = shape.colour(f, r)
+            shade = {LIGHT: "light", DARK: "dark", PLAYABLE: "playable"}[colour]  # page themes
             out.append(f'<rect x="{x}" y="{y}" width="{SQ}" height="{SQ}" '
-                       f'fill="{shape.colour(f, r)}" class="square"{data}/>')
+                       f'fill="{colour}" class="square" data-shade="{shade}"{data}/>')
     for name in moved:
         x, y = corner(name)
         out.append(f'<rect x="{x}" y="{y}" width="{SQ}" height="{SQ}" fill="{HIGHLIGHT}" '
@@ -230,7 +232,10 @@ class _Shape:
             fill, edge = (WHITE_FILL, WHITE_EDGE) if white else (BLACK_FILL, BLACK_EDGE)
             crowned = colour[0].isupper() and self.kind == "draughts"
             label = number if self.kind == "draughts" else colour[1:]    # Chapinas / heights
-        parts = [f'<g class="piece"><circle cx="{x}" cy="{y}" r="{SQ * 0.4:.1f}" fill="{fill}" '
+        side = ("white" if fill == WHITE_FILL else "black" if fill == BLACK_FILL
+                else piece.lower()[0])                    # for a page's piece styles
+        parts = [f'<g class="piece" data-side="{side}"><circle cx="{x}" cy="{y}" '
+                 f'r="{SQ * 0.4:.1f}" fill="{fill}" '
                  f'stroke="{edge}" stroke-width="1.5"/>',
                  f'<circle cx="{x}" cy="{y}" r="{SQ * 0.3:.1f}" fill="none" stroke="{edge}" '
                  f'stroke-width="0.8" stroke-opacity="0.6"/>']

@@ -17,20 +17,26 @@ from __future__ import annotations
 import threading
 import time
 
-from . import Board, svg
+from . import Board, pdn, svg
 from ._search import Engine
 from .errors import QUOTE_LIMIT, EngineError, IllegalMoveError
 from .games import GAMES
 
 # Super Dimensiones: the teams in turn order, each player's teams, and the five cards.
 TEAMS = {"a": "A1 (player 1)", "c": "A2 (player 2)", "b": "B1 (player 1)", "d": "B2 (player 2)"}
-CARDS = [("Dimensión", {"M": "multidimensional", "I": "interdimensional"}),
-         ("Estrategia", {"C": "conquistar", "D": "distraer"}),
-         ("Táctica", {"A": "con armadura", "U": "sin armadura"}),
-         ("Formación", {"W": "occidental", "E": "oriental"}),
-         ("Poder", {"R": "real", "S": "simbólico"})]
+# The card names are the game's own (Spanish), with what they mean in English beside them.
+CARDS = [("Dimensión (dimension)", {"M": "multidimensional", "I": "interdimensional"}),
+         ("Estrategia (strategy)", {"C": "conquistar (conquer)", "D": "distraer (distract)"}),
+         ("Táctica (tactics)", {"A": "con armadura (armoured: capture optional)",
+                                "U": "sin armadura (unarmoured: capture obligatory)"}),
+         ("Formación (formation)", {"W": "occidental (western: diagonal)",
+                                    "E": "oriental (eastern: orthogonal)"}),
+         ("Poder (power)", {"R": "real (long-range queen)", "S": "simbólico (one-step queen)"})]
 MOVETIME_RANGE = (0.05, 60.0)        # seconds per engine move the page may ask for
+BASE_RANGE = (1.0, 3 * 3600.0)       # a clock's starting time, seconds
+INCREMENT_RANGE = (0.0, 60.0)        # a clock's increment a move, seconds
 MULTIPV_MAX = 5
+REVIEW_MOVETIME = 0.2                # seconds a position when the page asks for a review
 
 
 class WebError(EngineError):
@@ -64,10 +70,31 @@ class Face:
     def extras(self, board) -> dict:
         return {}
 
+    def cannot_win(self, board, side: str) -> bool:
+        """Whether ``side`` has too little left to win by any series of legal moves (then a
+        flag fall of the other side is a draw)."""
+        return False
+
+    def captured(self, start, board) -> dict | None:
+        """The pieces each side has lost since ``start``: {'white': [...], 'black': [...]}
+        of piece letters the page draws, or None where the page shows none."""
+        return None
+
+    def check_square(self, board) -> str | None:
+        """The square of a king in check, to highlight."""
+        return None
+
 
 class DraughtsFace(Face):
     def click(self, board, move):
         return [list(p) for p in board.landing_paths(move)], str(move), move.is_capture
+
+    def captured(self, start, board):
+        # Counted in pieces, a crowned man still one: what left the board.
+        def count(b, letter):
+            return sum(1 for piece in b.piece_map().values() if piece[0].lower() == letter)
+        return {side: ["man"] * max(0, count(start, side[0]) - count(board, side[0]))
+                for side in ("white", "black")}
 
 
 class StacksFace(Face):
@@ -87,6 +114,38 @@ class SuperajedrezFace(Face):
 
     def extras(self, board) -> dict:
         return {"reserve": board.reserve(board.turn)}
+
+    @staticmethod
+    def _material(board, side: str) -> dict:
+        from .types import BLACK, WHITE
+        colour = WHITE if side == "white" else BLACK
+        counts = dict(board.reserve(colour))
+        for piece in board.piece_map().values():
+            if piece[0].isupper() == (side == "white"):
+                letter = piece[0].upper()
+                counts[letter] = counts.get(letter, 0) + 1
+        return counts
+
+    def cannot_win(self, board, side):
+        # A king alone, or with one bishop or knight, cannot mate (FIDE 6.9).
+        others = [letter for letter, n in self._material(board, side).items()
+                  if letter != "K" for _ in range(n)]
+        return not others or others in (["B"], ["N"])
+
+    def captured(self, start, board):
+        out = {}
+        for side in ("white", "black"):
+            before, now = self._material(start, side), self._material(board, side)
+            out[side] = [letter for letter in "QRBNP"
+                         for _ in range(max(0, before.get(letter, 0) - now.get(letter, 0)))]
+        return out
+
+    def check_square(self, board):
+        if not board.is_check():
+            return None
+        king = "K" if str(board.turn) == "white" else "k"
+        return next((str(sq) for sq, piece in board.piece_map().items() if piece[0] == king),
+                    None)
 
 
 class SuperDimensionesFace(Face):
@@ -115,7 +174,10 @@ class SuperDimensionesFace(Face):
         return paths, label, move.is_capture
 
     def extras(self, board):
-        return {"subgames": board.subgame_results(), "cards": board.cards}
+        # The legend: each team's colour on the board, and whose it is.
+        return {"subgames": board.subgame_results(), "cards": board.cards,
+                "teams": [{"team": team, "name": name, "colour": svg.TEAM_COLOURS[team]}
+                          for team, name in TEAMS.items()]}
 
 
 FACES = {"draughts": DraughtsFace(), "stacks": StacksFace(), "superajedrez": SuperajedrezFace(),
@@ -171,6 +233,26 @@ def _check_movetime(value) -> float:
     return seconds
 
 
+def _check_clock(clock) -> tuple[float, float] | None:
+    """None (no clock: the engine takes its time per move), or ``[base, increment]`` in
+    seconds."""
+    if clock is None:
+        return None
+    numbers = (isinstance(clock, (list, tuple)) and len(clock) == 2
+               and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in clock))
+    try:
+        base, increment = (float(v) for v in clock) if numbers else (float("nan"),) * 2
+    except OverflowError:
+        base = increment = float("nan")
+    if not (BASE_RANGE[0] <= base <= BASE_RANGE[1]
+            and INCREMENT_RANGE[0] <= increment <= INCREMENT_RANGE[1]):
+        raise WebError(f"a clock is [minutes in seconds, increment in seconds]: from "
+                       f"{BASE_RANGE[0]:g} to {BASE_RANGE[1]:g} s, and from "
+                       f"{INCREMENT_RANGE[0]:g} to {INCREMENT_RANGE[1]:g} s a move, not "
+                       f"{_shown_value(clock)}")
+    return base, increment
+
+
 def _whole(value) -> bool:
     """A JSON integer (true and false are not numbers here)."""
     return isinstance(value, int) and not isinstance(value, bool)
@@ -187,12 +269,14 @@ def _shown_value(value) -> str:
 
 
 class WebGame:
-    """A game a page plays: ``WebGame(variant, fen=None, engine_seats=(), movetime=1.0)``.
-    Bad variants, FENs, seats and times raise (UnknownVariantError, InvalidFenError,
-    WebError) before anything starts."""
+    """A game a page plays: ``WebGame(variant, fen=None, engine_seats=(), movetime=1.0,
+    clock=None)``. ``clock``: (base, increment) seconds for each side, counted here, the
+    engine playing on its own; without one the engine takes ``movetime`` a move and nobody's
+    time is counted. Bad variants, FENs, seats and times raise (UnknownVariantError,
+    InvalidFenError, WebError) before anything starts."""
 
     def __init__(self, variant: str, fen: str | None = None, engine_seats=(), movetime: float = 1.0,
-                 hash_mb: int = 32, tables=None, moves=()):
+                 hash_mb: int = 32, tables=None, moves=(), clock=None):
         start = Board(variant, fen or None)
         self.variant = variant
         self.start_fen = start.fen()
@@ -202,6 +286,15 @@ class WebGame:
         self.seats = seats(variant)
         self.engine_seats = self._check_seats(engine_seats)
         self.movetime = _check_movetime(movetime)
+        self.clock = _check_clock(clock)
+        # Each side's time left after each ply of the line (times[0]: at the start), the moment
+        # the side to move at the line's end began its turn, and the side whose flag fell.
+        base = self.clock[0] if self.clock else 0.0
+        self.times: list[dict[str, float]] = [{"white": base, "black": base}]
+        self.turn_began = time.monotonic()
+        self.flagged: str | None = None
+        self.review: dict | None = None      # the running or finished review (see start_review)
+        self._review_stop = threading.Event()
         self.analysing = False
         self.multipv = 1
         self.tables = tables                 # engine.egdb.Tables of this variant, or None
@@ -226,12 +319,13 @@ class WebGame:
         the line are dropped. IllegalMoveError when it is not legal, WebError when the game is
         over or the engine is to move; nothing changes then."""
         with self._state:
-            if self.board.is_game_over():
+            self._check_flag()
+            if self.board.is_game_over() or (self.flagged and self.cursor == len(self.line)):
                 raise WebError("the game is over")
             if mover(self.board) in self.engine_seats and self.cursor == len(self.line):
                 raise WebError("the engine is to move: wait for it, or take the engine off that side")
             self.board.parse_move(str(text))          # raises before anything changes
-            del self.line[self.cursor:]
+            self._cut()
             self._push(text)
             self._changed()
 
@@ -241,11 +335,12 @@ class WebGame:
         with self._state:
             if self.cursor == 0:
                 raise WebError("no move to take back")
-            del self.line[self.cursor:]
+            self._cut()
             self._pop()
             people = set(self.seats) - self.engine_seats
             while self.cursor and people and mover(self.board) in self.engine_seats:
                 self._pop()
+            self._cut()
             self._changed()
 
     def goto(self, ply: int) -> None:
@@ -295,15 +390,15 @@ class WebGame:
             return seconds
 
     def close(self) -> None:
-        """Stop the search and the worker for good (the page went away)."""
+        """Stop the search, the review and the worker for good (the page went away)."""
         with self._state:
             self.closed = True
+            self._review_stop.set()
             self._changed()
         self._worker.join(timeout=5)
 
     def record(self) -> str:
         """The game line as PDN (PGN for Superajedrez), with the result when it is over."""
-        from . import pdn
         with self._state:
             board = Board(self.variant, self.start_fen)
             nodes = []
@@ -312,6 +407,11 @@ class WebGame:
             result = board.result() if board.is_game_over() else "*"
             headers = {"Event": "Dimensiones web board", "White": self._name("white"),
                        "Black": self._name("black"), "Result": result}
+            if self.clock:
+                headers["TimeControl"] = f"{self.clock[0]:g}+{self.clock[1]:g}"
+            if self.flagged:
+                result = headers["Result"] = self._time_outcome()["result"]
+                headers["Termination"] = "time forfeit"
             return pdn.write_game(pdn.Game(headers, self.variant, self.start_fen, nodes, result))
 
     def state(self, flipped: bool = False) -> dict:
@@ -326,18 +426,28 @@ class WebGame:
                     arrows = move_arrow(board, board.parse_move(lines[0]["pv"][0]))
                 except IllegalMoveError:
                     arrows = []                       # a report of a position no longer shown
+            self._check_flag()
             outcome = board.outcome()
+            at_end = self.cursor == len(self.line)
             if self._shown[0] != self.generation:    # polled several times a position
-                self._shown = (self.generation, [] if outcome else click_moves(board),
-                               self._tables(board))
-            _, moves, tables = self._shown
+                start = Board(self.variant, self.start_fen)
+                self._shown = (self.generation,
+                               [] if outcome or (self.flagged and at_end) else click_moves(board),
+                               self._tables(board),
+                               [{"number": number, "text": text}
+                                for number, text in pdn.numbered_moves(start, self.line)],
+                               face(self.variant).captured(start, board))
+            _, moves, tables, numbered, captured = self._shown
+            check = face(self.variant).check_square(board)
             state = {
                 "variant": self.variant,
                 "title": GAMES[self.variant].title,
                 "fen": board.fen(),
                 "start_fen": self.start_fen,
-                "svg": str(svg.board(board, lastmove=last, arrows=arrows, flipped=flipped)),
+                "svg": str(svg.board(board, lastmove=last, arrows=arrows, flipped=flipped,
+                                     squares=[check] if check else ())),
                 "mover": mover(board),
+                "turn": str(board.turn),
                 "seats": self.seats,
                 "engine_seats": sorted(self.engine_seats),
                 "movetime": self.movetime,
@@ -346,19 +456,134 @@ class WebGame:
                 "thinking": self.thinking,
                 "analysis": self.analysis,
                 "line": list(self.line),
+                "numbered": numbered,
+                "captured": captured,
+                "check": check,
                 "cursor": self.cursor,
                 "moves": moves,
-                "outcome": None if outcome is None else {
-                    "result": outcome.result(), "reason": outcome.reason(),
-                    "winner": None if outcome.winner is None else str(outcome.winner),
-                    "subgames": list(outcome.subgames) if outcome.subgames else None},
+                "outcome": self._outcome(outcome),
                 "tables": tables,
+                "clock": self._clock_state(),
+                "review": self.review,
                 "generation": self.generation,
             }
             state.update(face(self.variant).extras(board))
             return state
 
+    def start_review(self, movetime: float = REVIEW_MOVETIME, depth: int | None = None) -> None:
+        """Analyse the whole line as `annotate` does (a search before and after every move),
+        in a thread of its own; ``review`` in the state fills as it goes: each move's score
+        after it from White's side (centi-men; mates at annotate.MATE_SCORE), its loss and
+        mark, and ``done``/``total``. A new review replaces a running one. ``depth``: each
+        search to that depth instead (the same review on every run)."""
+        movetime = _check_movetime(movetime)
+        if depth is not None and not (_whole(depth) and 1 <= depth <= 30):
+            raise WebError(f"a review's depth must be between 1 and 30, not {_shown_value(depth)}")
+        with self._state:
+            if not self.line:
+                raise WebError("no moves to review")
+            self._review_stop.set()
+            self._review_stop = stop = threading.Event()
+            line, start_fen = list(self.line), self.start_fen
+            self.review = {"done": 0, "total": len(line), "line": line, "moves": [],
+                           "finished": False}
+            review = self.review
+        threading.Thread(target=self._review, args=(review, line, start_fen, movetime, depth, stop),
+                         daemon=True, name=f"review-{self.variant}").start()
+
     # -- inside ---------------------------------------------------------------------------------
+
+    def _review(self, review, line, start_fen, movetime, depth, stop) -> None:
+        from . import annotate
+        board = Board(self.variant, start_fen)
+        nodes = [pdn.Node(board.push(text)) for text in line]
+        game = pdn.Game({}, self.variant, start_fen, nodes, "*")
+
+        def moved(entry) -> None:
+            white = entry.after if entry.mover == 0 else -entry.after
+            with self._state:
+                review["moves"].append({"ply": entry.ply + 1, "move": entry.move, "white": white,
+                                        "loss": entry.loss, "mark": entry.mark,
+                                        "label": entry.label, "best": entry.best})
+                review["done"] = len(review["moves"])
+
+        try:
+            annotate.analyse_game(game, Engine(hash_mb=16), None if depth else movetime,
+                                  on_move=moved, stop=stop.is_set, depth=depth)
+        except EngineError as exc:
+            with self._state:
+                review["error"] = str(exc)
+        with self._state:
+            review["finished"] = not stop.is_set()
+
+    def _check_flag(self) -> None:
+        """Under the lock: the side to move at the line's end loses on time once its clock
+        passes zero (only while the game is not over by the rules)."""
+        if not self.clock or self.flagged or self.closed:
+            return
+        side = self._side_at_end()
+        if side is None:
+            return
+        if self.times[-1][side] - (time.monotonic() - self.turn_began) <= 0:
+            self.flagged = side
+            self.times[-1] = dict(self.times[-1], **{side: 0.0})
+            self._changed()
+
+    def _side_at_end(self) -> str | None:
+        """The side whose clock runs (at the line's end), None once the game is over."""
+        board = self.board
+        if self.cursor != len(self.line):
+            board = Board(self.variant, self.start_fen)
+            for text in self.line:
+                board.push(text)
+        return None if board.is_game_over() else str(board.turn)
+
+    def _clock_state(self) -> dict | None:
+        if not self.clock:
+            return None
+        running = None if self.flagged else self._side_at_end()
+        left = dict(self.times[-1])
+        if running is not None:
+            left[running] = max(0.0, left[running] - (time.monotonic() - self.turn_began))
+        return {"base": self.clock[0], "increment": self.clock[1], "left": left,
+                "running": running}
+
+    def _time_outcome(self) -> dict:
+        other = "black" if self.flagged == "white" else "white"
+        end = Board(self.variant, self.start_fen)
+        for text in self.line:
+            end.push(text)
+        names = {"white": self.seats.get("white", "White"), "black": self.seats.get("black", "Black")}
+        if face(self.variant).cannot_win(end, other):
+            return {"result": "1/2-1/2", "winner": None,
+                    "reason": f"{names.get(self.flagged, self.flagged)} ran out of time, and "
+                              f"{names.get(other, other)} cannot win: a draw",
+                    "subgames": None, "on_time": True}
+        player = {"white": "player 1", "black": "player 2"} if len(self.seats) > 2 else names
+        return {"result": "1-0" if other == "white" else "0-1", "winner": other,
+                "reason": f"{player[self.flagged]} lost on time", "subgames": None,
+                "on_time": True}
+
+    def _outcome(self, outcome) -> dict | None:
+        """The game's end as the page shows it: by the rules, or on time at the line's end."""
+        if outcome is not None:
+            return {"result": outcome.result(), "reason": outcome.reason(),
+                    "winner": None if outcome.winner is None else str(outcome.winner),
+                    "subgames": list(outcome.subgames) if outcome.subgames else None,
+                    "on_time": False}
+        if self.flagged and self.cursor == len(self.line):
+            return self._time_outcome()
+        return None
+
+    def _cut(self) -> None:
+        """Drop the moves after the position shown, and the clocks go back to that moment."""
+        if self.cursor == len(self.line):
+            return
+        del self.line[self.cursor:]
+        del self.times[self.cursor + 1:]
+        if self.clock:
+            self.flagged = None
+            self.turn_began = time.monotonic()
 
     def _check_seats(self, chosen) -> set:
         if not isinstance(chosen, (list, tuple, set)) or not all(isinstance(seat, str)
@@ -378,14 +603,26 @@ class WebGame:
         return "Dimensiones" if held <= self.engine_seats else "?"
 
     def _push(self, text) -> None:
+        """Play a move at the line's end; its side's clock is charged and gets the increment."""
+        side = str(self.board.turn)
         move = self.board.push(text)
         self.line.append(str(move))
         self.cursor += 1
+        left = dict(self.times[-1])
+        if self.clock:
+            now = time.monotonic()
+            left[side] = max(0.0, left[side] - (now - self.turn_began)) + self.clock[1]
+            self.turn_began = now
+        self.times.append(left)
 
     def _pop(self) -> None:
         self.board.pop()
         self.cursor -= 1
         del self.line[self.cursor:]
+        del self.times[self.cursor + 1:]
+        if self.clock:
+            self.flagged = None
+            self.turn_began = time.monotonic()
 
     def _changed(self) -> None:
         """After any change, under the lock: a new generation, the running search stopped."""
@@ -421,7 +658,7 @@ class WebGame:
         board = self.board
         if board.is_game_over():
             return None
-        if self.cursor == len(self.line) and mover(board) in self.engine_seats:
+        if self.cursor == len(self.line) and mover(board) in self.engine_seats and not self.flagged:
             return "play", board.copy(), self.generation
         if self.analysing:
             return "analyse", board.copy(), self.generation
@@ -453,7 +690,14 @@ class WebGame:
                 self.analysis = _report(info, board)
 
         try:
-            if kind == "play":
+            if kind == "play" and self.clock:
+                # Both clocks given as the mover's: the engine reads the side to move's.
+                with self._state:
+                    left, began = self.times[-1][str(board.turn)], self.turn_began
+                result = self._engine.search(board, wtime=left, btime=left, winc=self.clock[1],
+                                             binc=self.clock[1], info=report, multipv=1,
+                                             asked_at=began)
+            elif kind == "play":
                 result = self._engine.search(board, movetime=self.movetime, info=report,
                                              multipv=1)
             else:
@@ -467,8 +711,12 @@ class WebGame:
             self.thinking = False
             if generation != self.generation or kind != "play" or result.best_move is None:
                 return
+            self._check_flag()
+            if self.flagged:
+                return
             self._push(result.best_move)
             self.generation += 1
+            self.analysis = None       # the engine's own search: not an analysis of what is shown
             self._wake.notify_all()
 
 
