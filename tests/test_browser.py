@@ -467,8 +467,22 @@ def test_a_phone_sees_the_board_first_and_whole(site, browser):
         setup = browser.execute_script("return document.getElementById('setup')"
                                        ".getBoundingClientRect().top")
         assert box["top"] < setup
-        # A tap plays as a click does.
-        play_by_clicks(browser, "32-28")
+        # A finger's drag plays a move, and so do two taps.
+        from selenium.webdriver.common.actions import interaction
+        from selenium.webdriver.common.actions.action_builder import ActionBuilder
+        from selenium.webdriver.common.actions.pointer_input import PointerInput
+
+        def square(name):
+            return browser.find_element(By.CSS_SELECTOR, f'#board rect.square[data-square="{name}"]')
+        touch = ActionBuilder(browser, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
+        touch.pointer_action.move_to(square("32")).pointer_down().move_to(square("28")).pointer_up()
+        touch.perform()
+        until(browser, lambda d: page_state(d)["line"] == ["32-28"], "the move dragged by touch")
+        for name in ("19", "23"):
+            touch = ActionBuilder(browser, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
+            touch.pointer_action.move_to(square(name)).pointer_down().pointer_up()
+            touch.perform()
+        until(browser, lambda d: page_state(d)["line"] == ["32-28", "19-23"], "the move tapped")
     finally:
         browser.set_window_size(1300, 900)
 

@@ -1,7 +1,11 @@
 """Screenshots of the web board for the docs: one game of each kind, a few moves in, a piece
-picked up (its destinations highlighted) and the analysis running.
+picked up (its destinations highlighted) and the analysis running; then a game on the clock
+against the engine (web-game.png), a reviewed game (web-review.png) and a phone's view
+(web-phone.png).
 
-    python tools/web_screenshots.py [--out docs/pictures] [--only VARIANT ...]
+    python tools/web_screenshots.py [--out docs/pictures] [--only NAME ...]
+
+NAME: a game's name, or game, review, phone.
 
 Needs Bottle, Selenium, and Debian's chromium and chromium-driver (as the browser tests do).
 """
@@ -49,6 +53,72 @@ def post(url: str, path: str, data: dict) -> dict:
         return json.loads(response.read())
 
 
+# A short International game (the engine's at 3,000 nodes a move, but for White's blunder
+# 6. 33-29), for the review's picture.
+REVIEWED = ("1. 32-28 18-23 2. 38-32 12-18 3. 42-38 7-12 4. 34-29 23x34 5. 39x30 20-25 "
+            "6. 33-29 25x23 7. 47-42 15-20 8. 31-27 1-7 9. 44-39 17-21 10. 50-44 21-26 "
+            "11. 37-31 26x37 12. 42x31 20-25 13. 41-37 10-15 14. 38-33 11-17 15. 31-26 7-11 "
+            "16. 37-31 14-20 *")
+
+
+def open_page(driver, wait, url, variant, engine_seats=(), clock=None, reload=True):
+    """A new game on the page (loaded again first, unless ``reload`` is false)."""
+    if reload:
+        driver.get(url)
+        wait.until(lambda d: d.execute_script("return state") is not None)
+    Select(driver.find_element(By.ID, "variant")).select_by_value(variant)
+    for box in driver.find_elements(By.CSS_SELECTOR, "#seats input"):
+        if box.is_selected() != (box.get_attribute("value") in engine_seats):
+            box.click()
+    Select(driver.find_element(By.ID, "time-control")).select_by_value("clock" if clock else "move")
+    if clock:
+        for name, value in zip(("base", "increment"), clock):
+            driver.find_element(By.ID, name).clear()
+            driver.find_element(By.ID, name).send_keys(str(value))
+    before = driver.execute_script("return gameId")
+    driver.find_element(By.ID, "new-game").click()
+    wait.until(lambda d: d.execute_script("return gameId") != before)
+
+
+def game_scene(driver, wait, url, rng) -> None:
+    """International against the engine on a 5+3 clock, ten moves in."""
+    open_page(driver, wait, url, "international", ("black",), (5, 3))
+    for _ in range(10):
+        wait.until(lambda d: d.execute_script(
+            "return state.mover === 'white' && !state.thinking && state.moves.length > 0"))
+        moves = driver.execute_script("return state.moves")
+        move = rng.choice(moves)["move"]
+        driver.execute_script(f"play({json.dumps(move)})")
+        wait.until(lambda d: d.execute_script("return state.line.length") % 2 == 0
+                   and d.execute_script("return state.mover") == "white")
+    time.sleep(1.0)
+
+
+def review_scene(driver, wait, url, rng) -> None:
+    """A loaded game, reviewed: the graph, the marks, the evaluation bar at the blunder."""
+    open_page(driver, wait, url, "international")
+    driver.find_element(By.ID, "load-text").send_keys(REVIEWED)
+    driver.find_element(By.ID, "load-button").click()
+    wait.until(lambda d: d.execute_script("return state.line.length") > 20)
+    driver.find_element(By.ID, "review").click()
+    WebDriverWait(driver, 300).until(lambda d: d.execute_script(
+        "return Boolean(state.review && state.review.finished)"))
+    worst = max(driver.execute_script("return state.review.moves"), key=lambda m: m["loss"])
+    driver.execute_script(f"goto({worst['ply']})")
+    time.sleep(1.0)
+
+
+def phone_scene(driver, wait, url, rng) -> None:
+    driver.set_window_size(390, 844)
+    open_page(driver, wait, url, "international", ("black",))
+    driver.execute_script("play('32-28')")
+    wait.until(lambda d: d.execute_script("return state.line.length") == 2)
+    time.sleep(0.5)
+
+
+EXTRA = {"game": game_scene, "review": review_scene, "phone": phone_scene}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / "docs" / "pictures"))
@@ -69,12 +139,8 @@ def main() -> int:
                 continue
             driver.get(url)
             wait.until(lambda d: d.execute_script("return state") is not None)
-            Select(driver.find_element(By.ID, "variant")).select_by_value(variant)
             driver.find_element(By.ID, "fen").send_keys(fen or "")
-            for box in driver.find_elements(By.CSS_SELECTOR, "#seats input:checked"):
-                box.click()
-            driver.find_element(By.ID, "new-game").click()
-            wait.until(lambda d: d.execute_script("return state.variant") == variant)
+            open_page(driver, wait, url, variant, reload=False)
             key = driver.execute_script("return gameId")
             for _ in range(plies):
                 moves = driver.execute_script("return state.moves")
@@ -88,6 +154,14 @@ def main() -> int:
             if square and not square.startswith("@"):
                 driver.find_element(By.CSS_SELECTOR, f'#board rect.square[data-square="{square}"]').click()
             path = Path(args.out) / f"web-{variant}.png"
+            driver.save_screenshot(str(path))
+            print(f"{path}  ({path.stat().st_size:,} bytes)")
+        for name, scene in EXTRA.items():
+            if args.only and name not in args.only:
+                continue
+            driver.set_window_size(1280, 1100)
+            scene(driver, wait, url, rng)
+            path = Path(args.out) / f"web-{name}.png"
             driver.save_screenshot(str(path))
             print(f"{path}  ({path.stat().st_size:,} bytes)")
     finally:
