@@ -544,11 +544,12 @@ def numbered_moves(board, moves) -> list[tuple[str | None, str]]:
     first = board.spec.first_player
     out: list[tuple[str | None, str]] = []
     pushed = 0
+    previous: int | None = None
     try:
         for move in moves:
             move = board.parse_move(str(move)) if isinstance(move, str) else move
             side = int(board.turn)
-            label = (f"{number}." if side == first and (not out or previous != first)
+            label = (f"{number}." if side == first and previous != first
                      else f"{number}..." if not out else None)
             out.append((label, board.san(move) if algebraic_moves else str(move)))
             board.push(move)

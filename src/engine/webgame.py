@@ -549,20 +549,20 @@ class WebGame:
                 "running": running}
 
     def _time_outcome(self) -> dict:
-        other = "black" if self.flagged == "white" else "white"
+        flagged = self.flagged or ""
+        other = "black" if flagged == "white" else "white"
         end = Board(self.variant, self.start_fen)
         for text in self.line:
             end.push(text)
-        names = {"white": self.seats.get("white", "White"), "black": self.seats.get("black", "Black")}
+        # The record's two players: White and Black, or Super Dimensiones' players 1 and 2.
+        player = ({"white": "player 1", "black": "player 2"} if len(self.seats) > 2 else
+                  {"white": self.seats.get("white", "White"), "black": self.seats.get("black", "Black")})
         if face(self.variant).cannot_win(end, other):
             return {"result": "1/2-1/2", "winner": None,
-                    "reason": f"{names.get(self.flagged, self.flagged)} ran out of time, and "
-                              f"{names.get(other, other)} cannot win: a draw",
-                    "subgames": None, "on_time": True}
-        player = {"white": "player 1", "black": "player 2"} if len(self.seats) > 2 else names
+                    "reason": f"{player[flagged]} ran out of time, and {player[other]} cannot "
+                              f"win: a draw", "subgames": None, "on_time": True}
         return {"result": "1-0" if other == "white" else "0-1", "winner": other,
-                "reason": f"{player[self.flagged]} lost on time", "subgames": None,
-                "on_time": True}
+                "reason": f"{player[flagged]} lost on time", "subgames": None, "on_time": True}
 
     def _outcome(self, outcome) -> dict | None:
         """The game's end as the page shows it: by the rules, or on time at the line's end."""
