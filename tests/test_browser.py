@@ -520,3 +520,10 @@ def test_what_the_page_got_wrong_before(site, browser):
     assert [t.text for t in teams] == ["team a: A1 (player 1)", "team c: A2 (player 2)",
                                        "team b: B1 (player 1)", "team d: B2 (player 2)"]
     assert "conquistar (conquer)" in browser.find_element(By.ID, "cards").text
+    # Its record names the engine only for the player whose two teams it holds.
+    open_game(browser, site, "superdimensiones", engine_seats=("c", "d"))
+    browser.find_element(By.ID, "copy-record").click()
+    until(browser, lambda d: "[White " in d.find_element(By.ID, "export").get_attribute("value"),
+          "the record")
+    record = browser.find_element(By.ID, "export").get_attribute("value")
+    assert '[White "?"]' in record and '[Black "Dimensiones"]' in record
