@@ -186,6 +186,24 @@ def test_info_callback_gets_one_line_per_iteration(searcher):
     assert text.startswith("info depth 5 seldepth ") and " score cp " in text and " pv " in text
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_an_error_in_the_info_callback_ends_the_search_and_is_raised(threads):
+    """The callback runs inside the search's loop (with the GIL): its exception stops every
+    thread and comes out of search(); the engine searches again afterwards."""
+    e = Engine(8, threads=threads)
+    seen = []
+
+    def info(report):
+        seen.append(report.depth)
+        if report.depth >= 3:
+            raise ValueError("enough")
+    with pytest.raises(ValueError, match="enough"):
+        e.search(engine.Board("international"), depth=12, info=info)
+    # (Two threads may skip an iteration: a helper's deeper one taken.)
+    assert seen[0] == 1 and seen[-1] >= 3 and len(seen) <= 3 and not e.searching
+    assert e.search(engine.Board("international"), depth=4).depth == 4
+
+
 def test_node_limit(searcher):
     result = searcher.search(engine.Board("international"), nodes=20000)
     assert result.nodes < 20000 + 5000 and result.best_move is not None

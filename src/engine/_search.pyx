@@ -24,9 +24,11 @@ thread alone keeps the time and reports the move. Table entries are written with
 entry's key is stored XORed with its data, so an entry torn by two threads writing at once fails
 the key check instead of giving one position another's score (Hyatt and Mann's lockless hashing).
 
-Files: this one holds the structs, the node's helpers, quiescence, negamax, the root and the
-iteration that every thread runs (`iteration`); `_search_tt.pxi` the table, `_search_order.pxi`
-the move ordering, `_search_threads.pxi` the helpers, `_search_engine.pxi` the Python Engine.
+Files: this one holds the structs, the node's helpers, quiescence, negamax, the root and one
+iteration (`iteration`); `_search_tt.pxi` the table, `_search_order.pxi` the move ordering,
+`_search_threads.pxi` the helpers and their hand-overs, `_search_deepen.pxi` the iterative
+deepening every thread runs (`deepen`), `_search_engine.pxi` the Python Engine and the main
+search's reporter.
 """
 
 from cpython.object cimport PyObject_GenericSetAttr
@@ -162,6 +164,9 @@ ctypedef struct Search:
     int shared_score
     int shared_pv_len
     SMove shared_pv[MAX_PLY + 1]
+    int taken_score           # the helper's iteration the main search took last
+    int taken_pv_len
+    SMove taken_pv[MAX_PLY + 1]
     u64* eval_cache           # EVAL_CACHE_SIZE entries: key's high 48 bits | value + 32768
 
 
@@ -706,4 +711,5 @@ cdef int iteration(Search* S, int depth, int first, int prev, int has_prev) noex
 
 
 include "_search_threads.pxi"
+include "_search_deepen.pxi"
 include "_search_engine.pxi"

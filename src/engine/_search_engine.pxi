@@ -254,7 +254,7 @@ cdef class Engine:
         """A helper thread's body: its search runs without the GIL until the main one stops it."""
         cdef Search* H = <Search*>self.helper_searches[index]
         with nogil:
-            helper_search(H, max_depth)
+            deepen(H, max_depth, 1, NULL, NULL)
 
     def hashfull(self) -> int:
         """Per mille of the first thousand entries used by the current search."""
@@ -348,10 +348,6 @@ cdef class Engine:
                 final = -MATE if ops.in_check == NULL or ops.in_check(ops.ctx, S.pos) else 0
             return SearchResult(None, final, _mate_distance(final), 0, 0, 0, 0.0, [], [])
 
-        lines = []
-        best_raw = None
-        completed = 0
-        cdef int score, prev, d, pv_idx, i
         helpers = []
         S.helpers = self.helper_searches
         S.nhelpers = self.nthreads - 1
@@ -359,6 +355,7 @@ cdef class Engine:
         if S.nhelpers:
             S.busy = self.busy
             memset(S.busy, 0, BUSY_SIZE * sizeof(u64))
+        cdef int i
         for i in range(S.nhelpers):
             prepare_helper(S, <Search*>self.helper_searches[i])
             helpers.append(_threading.Thread(target=self._helper, args=(i, max_depth), daemon=True))
@@ -366,80 +363,24 @@ cdef class Engine:
         self.handovers = 0
         S.shared_lock = 0
         S.shared_depth = 0
-        started = False
+        cdef _MainLoop loop = _MainLoop(self, board, multipv, info, helpers, soft, infinite,
+                                        depth, start)
+        cdef void* reporter_data = <void*>loop
+        cdef int deepest = max_depth, lines_wanted = multipv
         self.searching = True
         try:
-            d = 0
-            while d < max_depth:
-                d += 1
-                iteration_lines = []
-                S.depth = d
-                taken = self._helper_iteration(d)      # a helper may have finished it already
-                if taken is not None:
-                    d, score, pv = taken
-                    iteration_lines.append((score, pv))
-                for pv_idx in range(multipv if taken is None else 0):   # else nothing to search
-                    prev = S.root_scores[pv_idx] if completed else 0
-                    with nogil:
-                        score = iteration(S, d, pv_idx, prev, 1)
-                    if S.stop:
-                        break       # stopped (1) or handed a helper's iteration (2, below)
-                    pv = [(<char*>&S.pv[0][i])[:sizeof(SMove)] for i in range(S.pv_len[0])]
-                    iteration_lines.append((score, pv))
-                if S.stop == 2:
-                    # A helper finished this iteration first: its result stands for the main
-                    # search's (whose partial work is in the table). A helper's result for an
-                    # earlier iteration, handed over as this one began, is not enough: redo it.
-                    taken = self._helper_iteration(d)
-                    if taken is None:
-                        d -= 1
-                        continue
-                    d, score, pv = taken
-                    iteration_lines = [(score, pv)]
-                if S.stop == 1 and completed:
-                    # An unfinished iteration still counts when the previous best move was
-                    # searched to the end and another move beat it.
-                    if (multipv == 1 and not iteration_lines and S.root_done >= 2
-                            and S.pv_len[0] > 0 and S.root_scores[0] > -INF):
-                        pv = [(<char*>&S.pv[0][i])[:sizeof(SMove)] for i in range(S.pv_len[0])]
-                        if pv[0] != best_raw:
-                            lines = [self._line(board, S.root_scores[0], pv)]
-                    break
-                if len(iteration_lines) > 1:
-                    self._sort_lines(iteration_lines)
-                S.check_limits = 1
-                if not started:
-                    # The helpers join once the first iteration, which always completes, is done.
-                    for thread in helpers:
-                        thread.start()
-                    started = True
-                if len(iteration_lines) == multipv:
-                    completed = d
-                    lines = [self._line(board, s, pv) for s, pv in iteration_lines]
-                    best_raw = iteration_lines[0][1][0] if iteration_lines[0][1] else None
-                    elapsed = _time.perf_counter() - start
-                    if info is not None:
-                        info(SearchInfo(d, S.seldepth, total_nodes(S), elapsed, self.hashfull(),
-                                        lines, S.tb_hits))
-                if S.stop == 1:
-                    break
-                elapsed = _time.perf_counter() - start
-                if soft is not None and elapsed >= soft * SOFT_SHARE and not infinite:
-                    break
-                if S.nroot == 1 and (soft is not None) and not infinite:
-                    break          # a forced move needs no more thought against the clock
-                if S.node_limit and total_nodes(S) >= S.node_limit:
-                    break
-                if (abs(lines[0].score) >= MATE_BOUND and not infinite and depth is None
-                        and d > 2 * abs(lines[0].mate) + 4):
-                    break          # the win or loss is proven; deeper search changes nothing
+            with nogil:
+                deepen(S, deepest, lines_wanted, report_to_main_loop, reporter_data)
+            if loop.error is not None:
+                raise loop.error
         finally:
             for i in range(S.nhelpers):
                 (<Search*>self.helper_searches[i]).stop = 1
-            if started:
+            if loop.started:
                 for thread in helpers:
                     thread.join()
             self.searching = False
+        lines, completed = loop.lines, loop.completed
         nodes = total_nodes(S)
         thread_nodes = [S.nodes]
         for i in range(S.nhelpers):
@@ -452,33 +393,6 @@ cdef class Engine:
         best = lines[0]
         return SearchResult(best.move, best.score, best.mate, completed, S.seldepth, nodes,
                             elapsed, best.pv, lines, self.hashfull(), S.tb_hits, tuple(thread_nodes))
-
-    cdef object _helper_iteration(self, int depth):
-        """A helper's finished iteration of `depth` or deeper, as (depth, score, pv), with its
-        best move brought to the front of the root moves; None if there is none. Either way a
-        pending hand-over (stop = 2) is cleared."""
-        cdef Search* S = self.S
-        cdef SMove pv[MAX_PLY + 1]
-        cdef int i, n = 0, score = 0, taken_depth = 0
-        spin_lock(&S.shared_lock)
-        if S.shared_depth >= depth:
-            taken_depth = S.shared_depth
-            score = S.shared_score
-            n = S.shared_pv_len
-            memcpy(pv, S.shared_pv, n * sizeof(SMove))
-        atomic_cas_int(&S.stop, 2, 0)
-        spin_unlock(&S.shared_lock)
-        if not taken_depth:
-            return None
-        for i in range(S.nroot):
-            if memcmp(&S.root_moves[i], &pv[0], sizeof(SMove)) == 0:
-                break
-        else:
-            return None         # cannot happen: the helpers search the same root moves
-        S.root_scores[i] = score
-        root_move_to_front(S, i, 0)
-        self.handovers += 1
-        return taken_depth, score, [(<char*>&pv[i])[:sizeof(SMove)] for i in range(n)]
 
     cdef void _sort_lines(self, list lines):
         """MultiPV lines best first (searches of later lines can find higher scores), with the
@@ -506,3 +420,94 @@ cdef class Engine:
             moves.append(mv)
             copy.push(mv)
         return PVLine(score, _mate_distance(score), moves)
+
+
+cdef class _MainLoop:
+    """What the main search's iterative deepening (`deepen`) reports, kept between its events:
+    the iteration's lines, the last complete iteration's, the info callback, the limits."""
+    cdef Engine engine
+    cdef object board, info, helpers, soft, depth_limit, error
+    cdef int multipv, infinite
+    cdef double start
+    cdef public list lines            # the last complete iteration's PVLines
+    cdef public int completed         # its depth
+    cdef public bint started          # the helpers were started (after the first iteration)
+    cdef list iteration_lines         # this iteration's (score, raw pv)
+    cdef object best_raw              # the last complete iteration's best move, raw
+
+    def __init__(self, Engine engine, board, int multipv, info, list helpers, soft, infinite,
+                 depth_limit, double start):
+        self.engine, self.board, self.multipv, self.info = engine, board, multipv, info
+        self.helpers, self.soft, self.infinite = helpers, soft, bool(infinite)
+        self.depth_limit, self.start = depth_limit, start
+        self.lines, self.completed, self.started = [], 0, False
+        self.iteration_lines, self.best_raw, self.error = [], None, None
+
+    cdef int event(self, int kind, int depth, int score) except -1:
+        cdef Search* S = self.engine.S
+        cdef Engine engine = self.engine
+        if kind == ITERATION_BEGINS:
+            self.iteration_lines = []
+        elif kind == LINE_FOUND:
+            self.iteration_lines.append((score, _raw_pv(S.pv[0], S.pv_len[0])))
+        elif kind == HELPER_TAKEN:
+            engine.handovers += 1
+            self.iteration_lines = [(score, _raw_pv(S.taken_pv, S.taken_pv_len))]
+        elif kind == STOPPED_IN_ITERATION:
+            pv = _raw_pv(S.pv[0], S.pv_len[0])
+            if pv[0] != self.best_raw:
+                self.lines = [engine._line(self.board, score, pv)]
+        elif kind == ITERATION_ENDS:
+            if len(self.iteration_lines) > 1:
+                engine._sort_lines(self.iteration_lines)
+            if not self.started:
+                # The helpers join once the first iteration, which always completes, is done.
+                for thread in self.helpers:
+                    thread.start()
+                self.started = True
+            if score:                   # complete: every line searched
+                self.completed = depth
+                self.lines = [engine._line(self.board, s, pv) for s, pv in self.iteration_lines]
+                self.best_raw = self.iteration_lines[0][1][0] if self.iteration_lines[0][1] else None
+                if self.info is not None:
+                    self.info(SearchInfo(depth, S.seldepth, total_nodes(S),
+                                         _time.perf_counter() - self.start, engine.hashfull(),
+                                         self.lines, S.tb_hits))
+            return self.goes_on(depth)
+        return 1
+
+    cdef int goes_on(self, int depth):
+        """After an iteration: whether the limits and the clock leave time for the next."""
+        cdef Search* S = self.engine.S
+        if S.stop == 1:
+            return 0
+        elapsed = _time.perf_counter() - self.start
+        if self.soft is not None and elapsed >= self.soft * SOFT_SHARE and not self.infinite:
+            return 0
+        if S.nroot == 1 and self.soft is not None and not self.infinite:
+            return 0           # a forced move needs no more thought against the clock
+        if S.node_limit and total_nodes(S) >= S.node_limit:
+            return 0
+        if (abs(self.lines[0].score) >= MATE_BOUND and not self.infinite and self.depth_limit is None
+                and depth > 2 * abs(self.lines[0].mate) + 4):
+            return 0           # the win or loss is proven; deeper search changes nothing
+        return 1
+
+
+cdef int report_to_main_loop(Search* S, int kind, int depth, int score, void* data) noexcept nogil:
+    """`deepen`'s reporter for the main search: the event to its _MainLoop, with the GIL. An
+    exception there (the info callback's) stops the search and is raised by Engine.search."""
+    with gil:
+        loop = <_MainLoop>data
+        try:
+            return loop.event(kind, depth, score)
+        except BaseException as exc:
+            loop.error = exc
+            S.stop = 1
+            return 0
+
+
+cdef list _raw_pv(const SMove* pv, int n):
+    """A line of search moves as bytes, one per move (what PVLines are made from)."""
+    cdef int i
+    return [(<const char*>&pv[i])[:sizeof(SMove)] for i in range(n)]

@@ -63,24 +63,6 @@ cdef void prepare_helper(Search* S, Search* H) noexcept nogil:
     H.busy = S.busy
 
 
-cdef void helper_search(Search* H, int max_depth) noexcept nogil:
-    """Iterative deepening of a helper until the main search stops it, never an iteration behind
-    the main search's: level with it, the threads share its work through the table of busy
-    positions (docs/results.md, threads). Only the transposition table keeps what it finds."""
-    cdef Search* S = <Search*>H.main_search
-    cdef int d = 1
-    cdef int score = 0, done = 0
-    while d <= max_depth and not H.stop:
-        if d < S.depth:
-            d = S.depth                # fallen behind the main search: catch up
-        score = iteration(H, d, 0, score, done)
-        if H.stop:
-            return
-        done = 1
-        hand_over(H, d, score)
-        d += 1
-
-
 cdef void hand_over(Search* H, int depth, int score) noexcept nogil:
     """A helper finished iteration `depth` (an exact score): give the result to the main search
     and, if the main search is still on that iteration, end it there (stop = 2): it takes this
@@ -97,3 +79,28 @@ cdef void hand_over(Search* H, int depth, int score) noexcept nogil:
         memcpy(S.shared_pv, H.pv[0], H.pv_len[0] * sizeof(SMove))
         atomic_cas_int(&S.stop, 0, 2)      # a real stop (1) stays as it is
     spin_unlock(&S.shared_lock)
+
+
+cdef int take_helper_iteration(Search* S, int depth) noexcept nogil:
+    """The main search takes a helper's finished iteration of `depth` or deeper: its score and
+    line into S.taken_*, its best move brought to the front of the root moves; the depth taken,
+    or 0 if there is none. Either way a pending hand-over (stop = 2) is cleared."""
+    cdef int i, taken_depth = 0
+    spin_lock(&S.shared_lock)
+    if S.shared_depth >= depth:
+        taken_depth = S.shared_depth
+        S.taken_score = S.shared_score
+        S.taken_pv_len = S.shared_pv_len
+        memcpy(S.taken_pv, S.shared_pv, S.shared_pv_len * sizeof(SMove))
+    atomic_cas_int(&S.stop, 2, 0)
+    spin_unlock(&S.shared_lock)
+    if not taken_depth:
+        return 0
+    for i in range(S.nroot):
+        if memcmp(&S.root_moves[i], &S.taken_pv[0], sizeof(SMove)) == 0:
+            break
+    else:
+        return 0                # cannot happen: the helpers search the same root moves
+    S.root_scores[i] = S.taken_score
+    root_move_to_front(S, i, 0)
+    return taken_depth
