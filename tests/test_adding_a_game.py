@@ -217,6 +217,21 @@ def test_the_web_board_plays_the_toy_game(toy):
         game.close()
 
 
+def test_self_play_records_the_toy_games_positions(toy):
+    """Self-play's games and positions need nothing of a game but its board: a batch of the
+    toy game keeps its positions as the board's bytes, each game's result beside them. A run
+    that would train an evaluation says the game has none to train."""
+    from engine import selfplay
+    from engine.errors import EngineError
+    arrays = selfplay.play_batch("tictactoe", 0, 4, 300, (0, 2), None)
+    size = len(engine.Board("tictactoe")._native_position())
+    assert arrays["position"].shape[1] == size and len(arrays["position"]) == len(arrays["score"])
+    assert len(arrays["position"]) > 0 and set(arrays["result"]) <= {-1, 0, 1}
+    assert set(arrays["game"]) <= {0, 1, 2, 3} and set(arrays["start"]) == {""}
+    with pytest.raises(EngineError, match="'tictactoe' has none yet"):
+        selfplay.run("tictactoe", 4, "unused")
+
+
 def test_a_broken_plugin_is_a_warning_and_the_games_still_play(tmp_path):
     info = tmp_path / "broken_game-0.1.dist-info"
     info.mkdir()

@@ -54,7 +54,9 @@ def _is_quiet(board, best, draughts: bool) -> bool:
     """Whether the position's value is not a pending exchange (see the module's docstring)."""
     if draughts:
         return not any(m.is_capture for m in board.legal_moves())
-    return not best.is_capture and not (hasattr(board, "is_check") and board.is_check())
+    # A game whose moves never capture (a plugin's) has no exchanges to wait out.
+    return not getattr(best, "is_capture", False) and not (hasattr(board, "is_check")
+                                                           and board.is_check())
 
 
 def _kept_as_bitboards(variant: str) -> bool:
