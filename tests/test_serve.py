@@ -280,6 +280,17 @@ def test_a_side_that_cannot_win_draws_when_the_other_flag_falls():
         game.close()
 
 
+def test_super_dimensiones_players_lose_on_time_as_players():
+    from engine.webgame import WebGame
+    game = WebGame("superdimensiones", clock=[5, 0])          # team a (player 1) to move
+    try:
+        game.turn_began -= 6
+        outcome = game.state()["outcome"]
+        assert (outcome["result"], outcome["reason"]) == ("0-1", "player 1 lost on time")
+    finally:
+        game.close()
+
+
 def test_the_engine_plays_on_its_clock():
     from engine.webgame import WebGame
     game = WebGame("checkers", engine_seats=["black"], clock=[20, 0])

@@ -61,6 +61,10 @@ class Face:
         """The seats that play for 'white' or 'black' (the game record's two players)."""
         return {side}
 
+    def players(self, variant: str) -> dict[str, str]:
+        """The names of the game record's two players, 'white' and 'black'."""
+        return {side: name for side, name in self.seats(variant).items()}
+
     def click(self, board, move) -> tuple[list, str, bool]:
         """(paths, label, skip) of one legal move (see click_moves)."""
         start, end = getattr(move, "from_square", None), getattr(move, "to_square", None)
@@ -159,6 +163,9 @@ class SuperDimensionesFace(Face):
     def seats_of(self, side):
         # Player 1 (the record's White) has teams a and b, player 2 teams c and d.
         return {"a", "b"} if side == "white" else {"c", "d"}
+
+    def players(self, variant):
+        return {"white": "player 1", "black": "player 2"}
 
     def click(self, board, move):
         text = str(move)
@@ -464,7 +471,9 @@ class WebGame:
                 "outcome": self._outcome(outcome),
                 "tables": tables,
                 "clock": self._clock_state(),
-                "review": self.review,
+                # A copy: the review's thread appends to its list while the page reads this.
+                "review": None if self.review is None else dict(self.review,
+                                                                 moves=list(self.review["moves"])),
                 "generation": self.generation,
             }
             state.update(face(self.variant).extras(board))
@@ -554,9 +563,7 @@ class WebGame:
         end = Board(self.variant, self.start_fen)
         for text in self.line:
             end.push(text)
-        # The record's two players: White and Black, or Super Dimensiones' players 1 and 2.
-        player = ({"white": "player 1", "black": "player 2"} if len(self.seats) > 2 else
-                  {"white": self.seats.get("white", "White"), "black": self.seats.get("black", "Black")})
+        player = face(self.variant).players(self.variant)
         if face(self.variant).cannot_win(end, other):
             return {"result": "1/2-1/2", "winner": None,
                     "reason": f"{player[flagged]} ran out of time, and {player[other]} cannot "
