@@ -240,20 +240,25 @@ def test_a_file_of_which_nothing_can_be_read_is_refused(server):
     assert "32-99" in answer["error"]
 
 
-def test_clocks_charge_the_mover_add_the_increment_and_a_flag_fall_ends_the_game():
+def test_clocks_charge_the_mover_add_the_increment_and_a_flag_fall_ends_the_game(monkeypatch):
     from engine.webgame import WebGame
+    now = [1000.0]                                    # the players' clocks read this, not time
+    monkeypatch.setattr(webgame, "clock_now", lambda: now[0])
     game = WebGame("international", clock=[30, 2])
     try:
-        game.turn_began -= 5                          # White thought for five seconds
+        now[0] += 5                                   # White thinks for five seconds
         game.play("32-28")
         clock = game.state()["clock"]
-        assert clock["running"] == "black" and clock["base"] == 30 and clock["increment"] == 2
-        assert 26.5 < clock["left"]["white"] <= 27.0 and clock["left"]["black"] > 29
-        game.turn_began -= 40                         # Black's flag falls
+        assert clock == {"base": 30, "increment": 2, "running": "black",
+                         "left": {"white": 27, "black": 30}}
+        now[0] += 10
+        assert game.state()["clock"]["left"] == {"white": 27, "black": 20}
+        now[0] += 30                                  # Black's flag falls
         state = game.state()
         assert state["outcome"] == {"result": "1-0", "winner": "white", "on_time": True,
                                     "reason": "Black lost on time", "subgames": None}
-        assert state["moves"] == [] and state["clock"]["left"]["black"] == 0
+        assert state["moves"] == [] and state["clock"]["left"] == {"white": 27, "black": 0}
+        assert state["clock"]["running"] is None
         with pytest.raises(WebError, match="the game is over"):
             game.play("19-23")
         record = game.record()
@@ -262,7 +267,7 @@ def test_clocks_charge_the_mover_add_the_increment_and_a_flag_fall_ends_the_game
         # A take-back goes back to the clocks of that moment, and the game goes on.
         game.undo()
         assert game.state()["outcome"] is None and game.line == []
-        assert 29 < game.state()["clock"]["left"]["white"] <= 30
+        assert game.state()["clock"]["left"] == {"white": 30, "black": 30}
     finally:
         game.close()
 

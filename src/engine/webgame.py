@@ -298,7 +298,7 @@ class WebGame:
         # the side to move at the line's end began its turn, and the side whose flag fell.
         base = self.clock[0] if self.clock else 0.0
         self.times: list[dict[str, float]] = [{"white": base, "black": base}]
-        self.turn_began = time.monotonic()
+        self.turn_began = clock_now()
         self.flagged: str | None = None
         self.review: dict | None = None      # the running or finished review (see start_review)
         self._review_stop = threading.Event()
@@ -533,7 +533,7 @@ class WebGame:
         side = self._side_at_end()
         if side is None:
             return
-        if self.times[-1][side] - (time.monotonic() - self.turn_began) <= 0:
+        if self.times[-1][side] - (clock_now() - self.turn_began) <= 0:
             self.flagged = side
             self.times[-1] = dict(self.times[-1], **{side: 0.0})
             self._changed()
@@ -553,7 +553,7 @@ class WebGame:
         running = None if self.flagged else self._side_at_end()
         left = dict(self.times[-1])
         if running is not None:
-            left[running] = max(0.0, left[running] - (time.monotonic() - self.turn_began))
+            left[running] = max(0.0, left[running] - (clock_now() - self.turn_began))
         return {"base": self.clock[0], "increment": self.clock[1], "left": left,
                 "running": running}
 
@@ -590,7 +590,7 @@ class WebGame:
         del self.times[self.cursor + 1:]
         if self.clock:
             self.flagged = None
-            self.turn_began = time.monotonic()
+            self.turn_began = clock_now()
 
     def _check_seats(self, chosen) -> set:
         if not isinstance(chosen, (list, tuple, set)) or not all(isinstance(seat, str)
@@ -617,7 +617,7 @@ class WebGame:
         self.cursor += 1
         left = dict(self.times[-1])
         if self.clock:
-            now = time.monotonic()
+            now = clock_now()
             left[side] = max(0.0, left[side] - (now - self.turn_began)) + self.clock[1]
             self.turn_began = now
         self.times.append(left)
@@ -629,7 +629,7 @@ class WebGame:
         del self.times[self.cursor + 1:]
         if self.clock:
             self.flagged = None
-            self.turn_began = time.monotonic()
+            self.turn_began = clock_now()
 
     def _changed(self) -> None:
         """After any change, under the lock: a new generation, the running search stopped."""
@@ -728,6 +728,11 @@ class WebGame:
 
 
 IDLE_PAUSE = 90.0        # seconds without a page asking: the game's search waits for it
+
+
+def clock_now() -> float:
+    """The players' clocks' time (time.monotonic; a test puts its own in its place)."""
+    return time.monotonic()
 
 
 def _report(info, board) -> dict:
