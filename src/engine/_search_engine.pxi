@@ -363,8 +363,7 @@ cdef class Engine:
         self.handovers = 0
         S.shared_lock = 0
         S.shared_depth = 0
-        cdef _MainLoop loop = _MainLoop(self, board, multipv, info, helpers, soft, infinite,
-                                        depth, start)
+        cdef _MainLoop loop = _MainLoop(self, board, info, helpers, soft, infinite, depth, start)
         cdef void* reporter_data = <void*>loop
         cdef int deepest = max_depth, lines_wanted = multipv
         self.searching = True
@@ -427,7 +426,7 @@ cdef class _MainLoop:
     the iteration's lines, the last complete iteration's, the info callback, the limits."""
     cdef Engine engine
     cdef object board, info, helpers, soft, depth_limit, error
-    cdef int multipv, infinite
+    cdef int infinite
     cdef double start
     cdef public list lines            # the last complete iteration's PVLines
     cdef public int completed         # its depth
@@ -435,9 +434,9 @@ cdef class _MainLoop:
     cdef list iteration_lines         # this iteration's (score, raw pv)
     cdef object best_raw              # the last complete iteration's best move, raw
 
-    def __init__(self, Engine engine, board, int multipv, info, list helpers, soft, infinite,
-                 depth_limit, double start):
-        self.engine, self.board, self.multipv, self.info = engine, board, multipv, info
+    def __init__(self, Engine engine, board, info, list helpers, soft, infinite, depth_limit,
+                 double start):
+        self.engine, self.board, self.info = engine, board, info
         self.helpers, self.soft, self.infinite = helpers, soft, bool(infinite)
         self.depth_limit, self.start = depth_limit, start
         self.lines, self.completed, self.started = [], 0, False

@@ -549,8 +549,7 @@ def numbered_moves(board, moves) -> list[tuple[str | None, str]]:
         for move in moves:
             move = board.parse_move(str(move)) if isinstance(move, str) else move
             side = int(board.turn)
-            label = (f"{number}." if side == first and previous != first
-                     else f"{number}..." if not out else None)
+            label = _turn_number(number, side, first, previous, not out)
             out.append((label, board.san(move) if algebraic_moves else str(move)))
             board.push(move)
             pushed += 1
@@ -563,6 +562,16 @@ def numbered_moves(board, moves) -> list[tuple[str | None, str]]:
     return out
 
 
+def _turn_number(number: int, side: int, first: int, previous: int | None,
+                 needed: bool) -> str | None:
+    """The number written before a move: ``N.`` before a turn of the first player that follows
+    the other player's, ``N...`` where a number is ``needed`` (a line or a comment leaves the
+    other player to move), else none."""
+    if side == first and previous != first:
+        return f"{number}."
+    return f"{number}..." if needed else None
+
+
 def _line_words(board, nodes, number: int, algebraic_moves: bool) -> list:
     """The words of a line from `board` (left as it was): a number before each turn of the
     game's first player that follows the other player's (in Super Dimensiones a player can move
@@ -573,10 +582,9 @@ def _line_words(board, nodes, number: int, algebraic_moves: bool) -> list:
     previous = None
     for node in nodes:
         side = int(board.turn)
-        if side == first and previous != first:
-            words.append(f"{number}.")
-        elif need_number:
-            words.append(f"{number}...")
+        label = _turn_number(number, side, first, previous, need_number)
+        if label:
+            words.append(label)
         need_number = False
         text = board.san(node.move) if algebraic_moves else str(node.move)
         marks = [n for n in node.nags if n in _SYMBOLS]

@@ -65,6 +65,12 @@ class Face:
         """The names of the game record's two players, 'white' and 'black'."""
         return {side: name for side, name in self.seats(variant).items()}
 
+    def sides(self, variant: str) -> dict[str, dict]:
+        """The record's two players as the page shows them: a name and the seats each holds
+        (the page names a player's clock, marks who the engine is and swaps sides by these)."""
+        return {side: {"name": name, "seats": sorted(self.seats_of(side))}
+                for side, name in self.players(variant).items()}
+
     def click(self, board, move) -> tuple[list, str, bool]:
         """(paths, label, skip) of one legal move (see click_moves)."""
         start, end = getattr(move, "from_square", None), getattr(move, "to_square", None)
@@ -166,6 +172,10 @@ class SuperDimensionesFace(Face):
 
     def players(self, variant):
         return {"white": "player 1", "black": "player 2"}
+
+    def sides(self, variant):
+        return {"white": {"name": "Player 1 (A1, B1)", "seats": ["a", "b"]},
+                "black": {"name": "Player 2 (A2, B2)", "seats": ["c", "d"]}}
 
     def click(self, board, move):
         text = str(move)
@@ -456,6 +466,7 @@ class WebGame:
                 "mover": mover(board),
                 "turn": str(board.turn),
                 "seats": self.seats,
+                "sides": face(self.variant).sides(self.variant),
                 "engine_seats": sorted(self.engine_seats),
                 "movetime": self.movetime,
                 "analysing": self.analysing,

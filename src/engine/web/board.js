@@ -194,9 +194,11 @@ async function newGame(settings) {
 }
 
 function swappedSeats(seats) {
-  // The other side's seats: White and Black, or in Super Dimensiones player 1's teams and 2's.
-  const swap = {white: "black", black: "white", a: "c", c: "a", b: "d", d: "b"};
-  return seats.map((seat) => swap[seat] || seat);
+  // The other side's seats: each seat for the one at the same place on the other side (White
+  // and Black; in Super Dimensiones team a for c, b for d).
+  const [one, two] = [state.sides.white.seats, state.sides.black.seats];
+  return seats.map((seat) => one.includes(seat) ? two[one.indexOf(seat)]
+    : two.includes(seat) ? one[two.indexOf(seat)] : seat);
 }
 
 async function rematch(swap) {
@@ -371,18 +373,9 @@ function scoreText(line) {
 
 function seatName(seat) { return (state.seats && state.seats[seat]) || seat; }
 
-function sideName(side) {
-  // The record's two players: White and Black, or Super Dimensiones' players and their teams.
-  if (state.variant === "superdimensiones") {
-    return side === "white" ? "Player 1 (A1, B1)" : "Player 2 (A2, B2)";
-  }
-  return seatName(side);
-}
+function sideName(side) { return state.sides[side].name; }
 
-function sideSeats(side) {
-  if (state.variant === "superdimensiones") return side === "white" ? ["a", "b"] : ["c", "d"];
-  return [side];
-}
+function sideSeats(side) { return state.sides[side].seats; }
 
 function winning(centiMen) {
   // -1 to 1: how the score is drawn on the bar and the graph (steep near 0, flat past 5 men).
