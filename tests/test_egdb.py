@@ -311,6 +311,35 @@ def test_a_slice_the_native_builder_cannot_build_stops_the_build_cleanly(tmp_pat
     assert sum("kept (checksum verified)" in line for line in lines) == len(built)
 
 
+def test_a_build_that_verifies_each_slice_catches_a_wrong_value(tmp_path, monkeypatch):
+    """build(verify=True) derives each slice's values again as it is written: a good build
+    records it in the manifest; a slice built with values altered stops the build, removed."""
+    from engine._draughts import DraughtsTableSet
+    lines = []
+    good = egdb.build("checkers", 3, tmp_path / "good", report=lines.append, verify=True)
+    assert all(e["verified_seconds"] >= 0 for e in good.manifest["slices"].values())
+    assert sum("verified in" in line for line in lines) == len(good.manifest["slices"])
+
+    class Altered(DraughtsTableSet):
+        """Builds the 3-piece slice 0m1k-1m1k with a few values changed."""
+
+        def build(self, signature, threads=1, **kw):
+            values, counts = super().build(signature, threads, **kw)
+            if self.slice_name(signature) == "0m1k-1m1k":
+                values = values.copy()
+                values[::97] ^= 2
+            return values, counts
+
+    monkeypatch.setattr(egdb.builder, "_native", Altered)
+    with pytest.raises(egdb.TableError, match=r"slice 0m1k-1m1k as built fails its verification "
+                                              r"\([1-9][\d,]* values differ .*first: \d+: [WB]:W"):
+        egdb.build("checkers", 3, tmp_path / "bad", report=None, verify=True)
+    folder = tmp_path / "bad" / "checkers"
+    built = json.loads((folder / "manifest.json").read_text())["slices"]
+    assert "0m1k-1m1k" not in built and not (folder / "0m1k-1m1k.npy").exists()
+    assert set(egdb.slice_name("checkers", sig) for sig in egdb.signatures("checkers", 2)) <= set(built)
+
+
 def test_a_slice_with_a_distance_past_a_byte_is_built_with_two_bytes(tmp_path, monkeypatch):
     """Real tables pass a byte's 252 plies from about 7 pieces on (checkers 8 pieces has a win
     in 291); with the byte's limit lowered to 30 plies, most 4-piece checkers slices do."""

@@ -752,6 +752,50 @@ def test_selfplay_seed_varies_the_openings():
     assert openings(1) != same                  # another seed, other openings
 
 
+def test_relabel_searches_the_positions_again(tmp_path):
+    """relabel: the same positions (a seeded part of them), the played score kept as
+    shallow_score, `score` the deeper search's; a rerun writes nothing; train reads the files."""
+    source, out = tmp_path / "games", tmp_path / "deep"
+    selfplay.run("checkers", 32, source, nodes=100, workers=1, progress=False,
+                 eval_file=weights.HAND_SET)
+    assert selfplay.relabel("checkers", source, out, nodes=600, share=0.5, workers=2,
+                            progress=False)[0] == 2
+    assert selfplay.relabel("checkers", source, out, nodes=600, share=0.5, progress=False) == (0, 0)
+    for name in ("checkers-000000.npz", "checkers-000001.npz"):
+        with np.load(source / name) as before, np.load(out / name) as after:
+            rows = {(int(g), int(p)): i for i, (g, p) in enumerate(zip(before["game"],
+                                                                        before["ply"]))}
+            assert len(after["stm"]) == round(len(before["stm"]) * 0.5)
+            found = [rows[(int(g), int(p))] for g, p in zip(after["game"], after["ply"])]
+            assert found == sorted(found)                        # in the games' order
+            for key in ("white", "black", "kings", "stm"):
+                assert list(after[key]) == [before[key][i] for i in found]
+            assert list(after["shallow_score"]) == [before["score"][i] for i in found]
+            assert list(after["result"]) == [before["result"][i] for i in found]
+            assert json.loads(str(after["meta"]))["relabel_nodes"] == 600
+            # A game's first kept position is searched from an empty table: as a fresh engine.
+            firsts = np.flatnonzero(np.r_[True, np.diff(after["game"]) != 0])
+            arrays = {k: after[k] for k in after.files}
+            for i in firsts[:3]:
+                searched = engine.Engine(16).search(selfplay.board_of("checkers", arrays, i),
+                                                    nodes=600)
+                assert after["score"][i] == max(-3000, min(3000, searched.score))
+            assert (after["score"] != after["shallow_score"]).any()
+    data = selfplay.load([out], "checkers")
+    assert "shallow_score" not in data and len(np.unique(data["game"])) == 32
+    figures = train.fit("checkers", [out], str(tmp_path / "w.npz"), lam=1.0, iterations=10,
+                        report=None)
+    assert figures["train_loss"] < figures["train_loss_material"]
+    with pytest.raises(engine.EngineError, match="must not be"):
+        selfplay.relabel("checkers", source, source, progress=False)
+    with pytest.raises(engine.EngineError, match="share in"):
+        selfplay.relabel("checkers", source, out, share=0, progress=False)
+    with pytest.raises(engine.EngineError, match="bitboards"):
+        selfplay.relabel("dipole", source, out, progress=False)
+    with pytest.raises(engine.EngineError, match="no self-play files of spanish"):
+        selfplay.relabel("spanish", source, tmp_path / "s", progress=False)
+
+
 def test_selfplay_and_train_errors(tmp_path, monkeypatch):
     import dataclasses
     from engine import games

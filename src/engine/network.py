@@ -445,26 +445,7 @@ def played_loss(variant: str, arrays: dict, rows, target, limit: int = 50000) ->
 def static_values(variant: str, arrays: dict, rows, progress: bool = True) -> np.ndarray:
     """The evaluation the variant plays now, of the positions `rows` (centi-men)."""
     from tqdm import tqdm
+    from .selfplay import board_of
     return np.array([board_of(variant, arrays, i).evaluate()
                      for i in tqdm(rows, unit="pos", disable=None if progress else True,
                                    leave=False)], dtype=np.float64)
-
-
-def board_of(variant: str, arrays: dict, i: int):
-    """The board of position `i` of self-play arrays."""
-    from . import Board
-    from .notation import square_order
-    board = Board(variant)
-    order = square_order(board)
-    bits = sorted(board.spec.square_names, key=board.spec.order_key)
-
-    def word(key: str) -> int:
-        value = np.asarray(arrays[key][i]).ravel()
-        return sum(int(w) << (64 * j) for j, w in enumerate(value))
-    kings = word("kings")
-    lists = []
-    for key in ("white", "black"):
-        occupied = word(key)
-        lists.append(",".join(("K" if (kings >> b) & 1 else "") + name
-                              for b, name in zip(bits, order) if (occupied >> b) & 1))
-    return Board(variant, f"{'W' if arrays['stm'][i] == 0 else 'B'}:W{lists[0]}:B{lists[1]}")

@@ -25,6 +25,7 @@ import json
 import os
 import random
 import struct
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -180,11 +181,108 @@ def run(variant: str, games: int, out: str | os.PathLike, nodes: int = 2000, wor
     return played, kept
 
 
+def _batch_files(dirs: list, variant: str) -> list[Path]:
+    """The batch files of `variant` in the folders, in order (not one being written)."""
+    return sorted(f for d in dirs for f in Path(d).glob(f"{variant}-*.npz")
+                  if not f.name.endswith(".tmp.npz"))
+
+
+def board_of(variant: str, arrays: dict, i: int):
+    """The board of position `i` of self-play arrays."""
+    from . import Board
+    from .notation import square_order
+    board = Board(variant)
+    order = square_order(board)
+    bits = sorted(board.spec.square_names, key=board.spec.order_key)
+
+    def word(key: str) -> int:
+        value = np.asarray(arrays[key][i]).ravel()
+        return sum(int(w) << (64 * j) for j, w in enumerate(value))
+    kings = word("kings")
+    lists = []
+    for key in ("white", "black"):
+        occupied = word(key)
+        lists.append(",".join(("K" if (kings >> b) & 1 else "") + name
+                              for b, name in zip(bits, order) if (occupied >> b) & 1))
+    return Board(variant, f"{'W' if arrays['stm'][i] == 0 else 'B'}:W{lists[0]}:B{lists[1]}")
+
+
+def _relabel_file(args):
+    """One batch file searched again: its name and arrays, `score` now the deeper search's
+    (``shallow_score`` the one played), `share` of its positions kept (chosen by the file's
+    name, so that a rerun keeps the same ones)."""
+    variant, path, nodes, share = args
+    from . import Engine
+    path = Path(path)
+    with np.load(path, allow_pickle=False) as data:
+        arrays = {k: data[k] for k in data.files if k != "meta"}
+    count = len(arrays["stm"])
+    keep = sorted(random.Random(zlib.crc32(path.name.encode())).sample(
+        range(count), round(count * share))) if share < 1 else list(range(count))
+    arrays = {k: v[keep] for k, v in arrays.items()}
+    engine = Engine(16)
+    scores = np.zeros(len(keep), dtype=np.int16)
+    game = None
+    for row in range(len(keep)):
+        if arrays["game"][row] != game:          # one game's positions share a hash table
+            game = arrays["game"][row]
+            engine.new_game()
+        found = engine.search(board_of(variant, arrays, row), nodes=nodes)
+        value = found.score if found.mate is None else (SCORE_LIMIT if found.mate > 0
+                                                        else -SCORE_LIMIT)
+        scores[row] = max(-SCORE_LIMIT, min(SCORE_LIMIT, value))
+    arrays["shallow_score"] = arrays["score"]
+    arrays["score"] = scores
+    return path.name, arrays
+
+
+def relabel(variant: str, source: str | os.PathLike, out: str | os.PathLike, nodes: int = 20000,
+            share: float = 1.0, workers: int = 1, progress: bool = True,
+            ray: str | None = None) -> tuple[int, int]:
+    """Search the positions of the self-play files in ``source`` again, ``nodes`` nodes each,
+    and write them to ``out`` (same file names) with ``score`` the deeper search's: labels of
+    a deeper search for the games' positions, which `train` blends with the results as it does
+    the played scores (``--lambda``). ``share`` keeps that part of each file's positions.
+    Files already in ``out`` are skipped (an interrupted run continues). Returns (files,
+    positions) written now. The draughts games only: their files keep positions as bitboards."""
+    from tqdm import tqdm
+
+    from .parallel import Runner
+    if not _kept_as_bitboards(variant):
+        raise EngineError(f"relabel reads draughts positions (bitboards); {variant}'s self-play "
+                          f"files keep native positions")
+    if nodes < 1 or workers < 1 or not 0 < share <= 1:
+        raise EngineError("nodes and workers must be 1 or more, share in (0, 1]")
+    source, out = Path(source), Path(out)
+    if source.resolve() == out.resolve():
+        raise EngineError(f"relabel writes new files: --out must not be {source}")
+    files = _batch_files([source], variant)
+    if not files:
+        raise EngineError(f"no self-play files of {variant} in {source}")
+    out.mkdir(parents=True, exist_ok=True)
+    todo = [f for f in files if not (out / f.name).exists()]
+    with np.load(files[0], allow_pickle=False) as data:
+        meta = json.loads(str(data["meta"]))
+    meta.update(relabel_nodes=nodes, relabel_share=share)
+    runner = Runner(workers, ray)
+    written = positions = 0
+    bar = tqdm(total=len(files), initial=len(files) - len(todo), unit="file",
+               desc=f"relabel {variant}", disable=None if progress else True)
+    for name, arrays in runner.map_unordered(_relabel_file,
+                                             [(variant, str(f), nodes, share) for f in todo]):
+        _write(out / name, arrays, meta)
+        written += 1
+        positions += len(arrays["stm"])
+        bar.update(1)
+        bar.set_postfix(positions=positions)
+    bar.close()
+    return written, positions
+
+
 def load(dirs: list, variant: str) -> dict:
     """Every batch file of `variant` under the given folders, concatenated; games are numbered
     0.. across all of them."""
-    files = sorted(f for d in dirs for f in Path(d).glob(f"{variant}-*.npz")
-                   if not f.name.endswith(".tmp.npz"))
+    files = _batch_files(dirs, variant)
     if not files:
         raise EngineError(f"no self-play files of {variant} in {', '.join(map(str, dirs))} "
                           f"(run 'python -m engine selfplay --variant {variant}' first)")

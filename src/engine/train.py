@@ -18,6 +18,7 @@ about 100, its aspiration window 25).
 
 from __future__ import annotations
 
+import contextlib
 import time
 from pathlib import Path
 
@@ -189,6 +190,16 @@ def without_rule_draws(variant: str, arrays: dict) -> dict:
     return {k: v[~ruled] for k, v in arrays.items()}
 
 
+@contextlib.contextmanager
+def _iteration_bar(iterations: int, report):
+    """A progress bar of L-BFGS's iterations (at most `iterations`; it may stop earlier, when
+    the loss no longer falls) for a fit that reports; yields minimize's callback."""
+    from tqdm import tqdm
+    with tqdm(total=iterations, unit="it", desc="L-BFGS", disable=None if report else True,
+              leave=False) as bar:
+        yield lambda *_: bar.update(1)
+
+
 def fit(variant: str, dirs: list, out: str, lam: float = 0.5, l2: float = 1e-4,
         phase_l2: float = 1e-3, prior_l2: float = 1e-2, holdout: float = 0.1,
         iterations: int = 300, init: str | None = None, drawish: bool | None = None,
@@ -251,8 +262,9 @@ def fit(variant: str, dirs: list, out: str, lam: float = 0.5, l2: float = 1e-4,
     material = np.zeros((size, 2))
     material[size - len(patterns.DENSE_TERMS), :] = scale_logits
     baseline = train.loss_grad(material.ravel(), 0.0)[0]
-    result = minimize(lambda th: train.loss_grad(th, l2, phase_l2), theta.ravel(), jac=True,
-                      method="L-BFGS-B", options={"maxiter": iterations})
+    with _iteration_bar(iterations, report) as step:
+        result = minimize(lambda th: train.loss_grad(th, l2, phase_l2), theta.ravel(), jac=True,
+                          method="L-BFGS-B", options={"maxiter": iterations}, callback=step)
     theta = result.x
     figures = {
         "positions": len(train), "held_out": 0 if valid is None else len(valid),
@@ -374,9 +386,10 @@ def fit_linear(variant: str, dirs: list, out: str, lam: float = 0.5, l2: float =
     # Rows the search does not read from the weights stay where they are.
     fixed = set(linear.fixed_rows(variant))
     bounds = [(v, v) if i // 2 in fixed else (None, None) for i, v in enumerate(start.ravel())]
-    result = minimize(lambda th: train.loss_grad(th, start, l2, phase_l2), start.ravel(),
-                      jac=True, method="L-BFGS-B", bounds=bounds,
-                      options={"maxiter": iterations})
+    with _iteration_bar(iterations, report) as step:
+        result = minimize(lambda th: train.loss_grad(th, start, l2, phase_l2), start.ravel(),
+                          jac=True, method="L-BFGS-B", bounds=bounds,
+                          options={"maxiter": iterations}, callback=step)
     theta = result.x
     figures = {
         "positions": len(train), "held_out": 0 if valid is None else len(valid),

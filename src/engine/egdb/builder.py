@@ -19,12 +19,14 @@ from .manifest import (DEFAULT_DIR, FORMAT, MANIFEST, TableError, _check_variant
 from .codecs import _check_levels
 from .tables import Tables, _load_slice
 from .compressor import _compress_slice
+from .verifier import check_slice
 
 
 def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
           report=print, kings_only: bool = False, threads: int | None = None,
           ray: str | None = None, compress: bool = False, check: str = "sample",
-          level: int = 0, lz4_level: int = 0, progress: bool = False) -> Tables:
+          level: int = 0, lz4_level: int = 0, progress: bool = False,
+          verify: bool = False) -> Tables:
     """Build every slice up to ``pieces`` pieces into ``directory/variant`` (slices already
     there and intact are kept), reporting a line per slice; returns the loaded Tables.
     ``kings_only`` builds only the slices without men (they never lead to a slice with men).
@@ -40,7 +42,12 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
     otherwise need 74 GB of raw files).
     Before a group and before each slice the free disk is checked against the raw files they
     write (TableError, saying what is needed, before any time is spent). ``progress``: a
-    progress bar of the positions left to build, with an ETA, below the lines."""
+    progress bar of the positions left to build, with an ETA, below the lines.
+    ``verify``: every slice built is verified as `egdb verify` does (each value derived again
+    from its successors') as soon as it is written, while the slices it reads are still raw
+    (far faster than through compressed files); its manifest entry records it, and a wrong
+    value stops the build with the slice removed. Slices kept from an earlier run are not
+    verified again."""
     _check_variant(variant)
     if pieces < 2:
         raise TableError("tables need at least 2 pieces")
@@ -139,12 +146,25 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
                              f"and a build with more free space resumes") from None
         native.attach(sig, np.load(path, mmap_mode="r"))    # the file, not memory, from now on
         wins, draws, losses, invalid, longest = counts
-        manifest["slices"][name] = {
+        entry = {
             "file": path.name, "bytes": path.stat().st_size, "sha256": _sha256(path),
             "signature": list(sig), "entries": entries, "wins": wins, "draws": draws,
             "losses": losses, "invalid": invalid, "longest_plies": longest,
             "seconds": round(seconds, 3), "cpu_seconds": round(cpu_seconds, 3),
         }
+        if verify:
+            bar.set_postfix_str(f"verifying {name}")
+            t0 = time.perf_counter()
+            found = check_slice(native, sig, pool)
+            if not found.ok:
+                path.unlink()
+                shown = "; ".join(f"{index}: {text}" for _, index, text in found.examples)
+                raise TableError(f"{folder}: slice {name} as built fails its verification "
+                                 f"({found.wrong:,} values differ from what their successors "
+                                 f"give, {found.underived:,} cannot be derived; first: {shown}); "
+                                 f"it is removed, the slices before it are kept")
+            entry["verified_seconds"] = round(time.perf_counter() - t0, 3)
+        manifest["slices"][name] = entry
         _write_json(folder / MANIFEST, manifest)
         counts_so_far["done"] += entries
         counts_so_far["built"] += entries
@@ -157,7 +177,8 @@ def build(variant: str, pieces: int, directory: str | os.PathLike = DEFAULT_DIR,
             say(f"{head(sig)}  W {100 * wins / valid:4.1f}% D {100 * draws / valid:4.1f}% "
                 f"L {100 * losses / valid:4.1f}%  longest {longest:>3} plies  {seconds:7.2f} s "
                 f"{entries / max(seconds, 1e-9) / 1e6:6.2f} M/s  "
-                f"({100 * counts_so_far['done'] / total_entries:5.1f}% of all, {elapsed:.0f} s"
+                + (f"verified in {entry['verified_seconds']:.2f} s  " if verify else "")
+                + f"({100 * counts_so_far['done'] / total_entries:5.1f}% of all, {elapsed:.0f} s"
                 + (f", about {_duration_text(left)} left)" if left >= 60 else ")"))
 
     def built_here(pending):

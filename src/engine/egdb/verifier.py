@@ -30,6 +30,18 @@ class VerifyReport:
     def ok(self) -> bool:
         return self.wrong == 0 and self.underived == 0 and not self.bad_blocks
 
+    def add(self, native, signature: tuple, found: tuple, max_examples: int) -> None:
+        """Count one range's answer from the native check (checked, wrong, first wrong
+        indices, underived), naming the first wrong positions up to `max_examples`."""
+        checked, wrong, first, underived = found
+        self.checked += checked
+        self.wrong += wrong
+        self.underived += underived
+        for index in first:
+            if len(self.examples) < max_examples:
+                self.examples.append((native.slice_name(signature), index,
+                                      native.position_text(signature, index)))
+
 
 def position_text(tables: Tables, signature: tuple, index: int) -> str:
     """A slice entry as a FEN the engine reads (for naming wrong positions)."""
@@ -81,6 +93,21 @@ def _successor_slices(signature: tuple, known) -> list[tuple]:
             captures.append(t)
     captures.sort(key=lambda t: (sum(signature) - sum(t), -sum(t), t))
     return out + captures
+
+
+def check_slice(native, signature: tuple, pool, max_examples: int = 10) -> VerifyReport:
+    """Derive every value of one attached slice again from its successors, its ranges on
+    ``pool``'s threads (the native check runs without the GIL): the check `build --verify`
+    makes of each slice it writes, while the slices below are still raw."""
+    size = native.size(signature)
+    report = VerifyReport()
+
+    def check(start):
+        return native.verify(signature, start, min(start + VERIFY_CHUNK, size), max_examples)
+
+    for found in pool.map(check, range(0, size, VERIFY_CHUNK)):
+        report.add(native, signature, found, max_examples)
+    return report
 
 
 def _unpack_for_verify(tables: Tables, chosen: list, pool, memory: int | None,
@@ -190,14 +217,8 @@ def verify(tables: Tables, slices: list | None = None, threads: int | None = Non
                    unit_scale=True, desc=f"verify {tables.variant}",
                    disable=None if progress else True)
         try:
-            for (sig, start, stop), (checked, wrong, first, underived) in pool.map(check, units):
-                report.checked += checked
-                report.wrong += wrong
-                report.underived += underived
-                for index in first:
-                    if len(report.examples) < max_examples:
-                        report.examples.append((native.slice_name(sig), index,
-                                                position_text(tables, sig, index)))
+            for (sig, start, stop), found in pool.map(check, units):
+                report.add(native, sig, found, max_examples)
                 bar.update(stop - start)
         finally:
             bar.close()
