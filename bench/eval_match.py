@@ -33,23 +33,39 @@ SWITCHES = ("reductions", "probcut", "early_reductions", "qs_promotions", "qs_ex
 
 
 @functools.lru_cache(maxsize=None)
-def read(variant: str, source: str):
-    """A side's weights, read once a process (None: the hand-set evaluation)."""
-    path = weights.shipped(variant) if source == weights.SHIPPED else source
-    if source == weights.HAND_SET or path is None:
-        return None
+def read_file(variant: str, path: str):
+    """A weights file's (table, meta), read once a process."""
     found, table, meta = weights.read(path)
     if found != variant:
-        raise SystemExit(f"{source}: weights for {found}, not {variant}")
+        raise SystemExit(f"{path}: weights for {found}, not {variant}")
     return table, meta
 
 
+def layers(variant: str, source: str) -> list:
+    """What a side plays, as the files to install in order (none: the hand-set evaluation):
+    <shipped> the shipped weights and the network shipped over them, <patterns> the shipped
+    weights alone, a network file over the shipped weights, any other file alone."""
+    base = weights.shipped(variant)
+    if source == weights.HAND_SET or (source in (weights.SHIPPED, weights.PATTERNS) and base is None):
+        return []
+    if source in (weights.SHIPPED, weights.PATTERNS):
+        net = weights.shipped_network(variant) if source == weights.SHIPPED else None
+        return [read_file(variant, str(base))] + ([read_file(variant, str(net))] if net else [])
+    stored = read_file(variant, source)
+    if stored[1].get("model") == "network":
+        return ([read_file(variant, str(base))] if base else []) + [stored]
+    return [stored]
+
+
+def read_sides(variant: str, a: str, b: str) -> None:
+    layers(variant, a), layers(variant, b)
+
+
 def use(variant: str, source: str) -> None:
-    stored = read(variant, source)
-    if stored is None:
-        weights.kind(variant).uninstall(variant)
-    else:
-        weights.kind(variant).install(variant, *stored)
+    """Make `source` the variant's evaluation in this process."""
+    weights.use_hand_set(variant)
+    for table, meta in layers(variant, source):
+        weights.install(variant, table, meta)
 
 
 def make_engine(settings: dict) -> engine.Engine:
@@ -99,8 +115,8 @@ def play_pair(job):
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--variant", default="international")
-    p.add_argument("--a", required=True, help="weights file, <hand-set> or <shipped>")
-    p.add_argument("--b", default=weights.HAND_SET, help="weights file, <hand-set> or <shipped>")
+    p.add_argument("--a", required=True, help="weights file, <hand-set>, <patterns> or <shipped>")
+    p.add_argument("--b", default=weights.HAND_SET, help="weights file, <hand-set>, <patterns> or <shipped>")
     p.add_argument("--a-set", action="append", metavar="NAME=BOOL", help="a search switch of A")
     p.add_argument("--b-set", action="append", metavar="NAME=BOOL", help="a search switch of B")
     p.add_argument("--pairs", type=int, default=50)
@@ -114,7 +130,10 @@ def main(argv=None) -> int:
              a_set, b_set) for i in range(args.pairs)]
     penta = [0] * 5
     wins = draws = losses = 0
-    with Pool(args.workers) as pool:
+    layers(args.variant, args.a), layers(args.variant, args.b)    # a bad file fails here
+    # Each process reads both sides' files before its first move: a network over the patterns
+    # is checked against those the variant plays at import.
+    with Pool(args.workers, initializer=read_sides, initargs=(args.variant, args.a, args.b)) as pool:
         for n, points in enumerate(pool.imap_unordered(play_pair, jobs), 1):
             penta[int(round(sum(points) * 2))] += 1
             wins += points.count(1.0)

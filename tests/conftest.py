@@ -43,13 +43,10 @@ def evaluations_kept(variants):
     """A generator for an autouse fixture: what each variant's evaluation comes from before the
     test (a weights file, or the hand-set one) is restored after it."""
     from engine import weights
-    before = {v: weights.current(v) for v in variants}
+    before = {v: weights.sources(v) for v in variants}
     yield
-    for v, source in before.items():
-        if source == weights.HAND_SET:
-            weights.use_hand_set(v)
-        else:
-            weights.load(source, v)
+    for v, made_of in before.items():
+        weights.restore(v, made_of)
 
 
 @pytest.fixture

@@ -438,13 +438,13 @@ def weights_file(tmp_path_factory):
 
 def check_weights(path):
     from engine import weights
-    before = weights.current("checkers")
+    before = weights.sources("checkers")
     try:
         weights.load(path, "checkers")
     except weights.WeightsError:
-        assert weights.current("checkers") == before
+        assert weights.sources("checkers") == before
         return
-    weights.use_hand_set("checkers") if before == weights.HAND_SET else weights.load(before)
+    weights.restore("checkers", before)
 
 
 @QUICK

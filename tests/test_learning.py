@@ -602,16 +602,17 @@ def test_shipped_weights_are_the_default():
     import subprocess
     import sys
     code = ("import engine; from engine import weights; "
-            "print([weights.current(v) for v in weights.learned_variants()])")
+            "print([weights.sources(v) for v in weights.learned_variants()])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     fresh = eval(out.stdout)
     assert len(fresh) == len(weights.learned_variants()) > 15
     for variant, source in zip(weights.learned_variants(), fresh):
-        path = weights.shipped(variant)
+        path, net = weights.shipped(variant), weights.shipped_network(variant)
         if path is None:
-            assert source == weights.HAND_SET
+            assert source == [weights.HAND_SET] and net is None
         else:
-            assert weights.read(path)[0] == variant and source == str(path)
+            assert weights.read(path)[0] == variant
+            assert source == [str(path)] + ([str(net)] if net else [])
 
 
 def test_uci_and_hub_load_weights(tmp_path):

@@ -194,6 +194,33 @@ def test_a_network_plays_over_the_patterns_and_gives_way_to_them(tmp_path):
     assert board.evaluate() == hand
 
 
+def test_shipped_is_the_network_over_the_patterns_and_patterns_the_patterns_alone(
+        tmp_path, monkeypatch):
+    """Where a network ships over a variant's patterns, `<shipped>` plays both and `<patterns>`
+    the patterns alone; `sources` names what plays, in the order that loads it again."""
+    net = tmp_path / "net.npz"
+    network.save(net, "international", random_network("international", seed=5), centi=100)
+    monkeypatch.setattr(weights, "shipped_network", lambda v: net if v == "international" else None)
+    shipped = weights.shipped("international")
+    board = engine.Board("international", "W:W31,32,33,34,28,K45:B17,18,19,20")
+    assert weights.use("international", weights.PATTERNS) == f"international: weights from {shipped}"
+    assert weights.sources("international") == [str(shipped)]
+    patterns_value = board.evaluate()
+    assert weights.use("international", weights.SHIPPED) == \
+        f"international: network from {net} over weights from {shipped}"
+    assert weights.sources("international") == [str(shipped), str(net)]
+    network_value = board.evaluate()
+    assert network_value != patterns_value
+    weights.use_hand_set("international")
+    weights.restore("international", [str(shipped), str(net)])
+    assert board.evaluate() == network_value
+    weights.use_hand_set("international")
+    weights.load(net)
+    assert weights.sources("international") == [weights.HAND_SET, str(net)]
+    weights.load(shipped)
+    assert weights.sources("international") == [str(shipped)] and board.evaluate() == patterns_value
+
+
 def test_train_a_network_end_to_end(tmp_path):
     from engine.cli import main
     data = tmp_path / "data"
@@ -229,6 +256,7 @@ def test_a_network_over_the_patterns_adds_its_correction(tmp_path):
     assert figures["valid_loss_quantized"] > 0
     variant, arrays, meta = weights.read(out)
     assert meta["over_patterns"] == weights.read(weights.shipped("checkers"))[2]["sha256"]
+    weights.use("checkers", weights.PATTERNS)       # without the network that may ship over them
     boards = [b for b in random_positions("checkers", 60, seed=9, plies=80) if not lone_king_holds(b)]
     under = [b.evaluate() for b in boards]
     weights.load(out)

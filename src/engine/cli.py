@@ -558,8 +558,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--random-plies", type=int, nargs=2, default=(4, 8), metavar=("MIN", "MAX"),
                    help="random plies that open each game (default 4 8)")
     p.add_argument("--eval-file", metavar="FILE",
-                   help="the evaluation that plays: a weights file, or <hand-set> (default: "
-                   "the shipped weights)")
+                   help="the evaluation that plays: a weights file, <hand-set>, or "
+                   "<patterns> (the shipped weights without the network shipped over them) "
+                   "(default <shipped>: what the package plays)")
     p.add_argument("--seed", type=int, default=0,
                    help="varies the random openings: runs that differ only in their seed play "
                    "different openings (default 0)")

@@ -156,7 +156,8 @@ def run(variant: str, games: int, out: str | os.PathLike, nodes: int = 2000, wor
         raise EngineError("games, nodes and workers must be 1 or more")
     if not 0 <= random_plies[0] <= random_plies[1]:
         raise EngineError(f"random plies {random_plies[0]} to {random_plies[1]}: need 0 <= MIN <= MAX")
-    if eval_file is not None and eval_file not in (weights.HAND_SET, weights.SHIPPED):
+    if eval_file is not None and eval_file not in (weights.HAND_SET, weights.SHIPPED,
+                                                  weights.PATTERNS):
         found = weights.read(eval_file)[0]             # a bad file fails here, not in a worker
         if found != variant:
             raise weights.WeightsError(f"{eval_file}: weights for {found}, not {variant}")
@@ -164,7 +165,7 @@ def run(variant: str, games: int, out: str | os.PathLike, nodes: int = 2000, wor
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     meta = {"variant": variant, "nodes": nodes, "random_plies": list(random_plies),
-            "evaluation": eval_file or weights.current(variant), "seed": seed}
+            "evaluation": eval_file or " + ".join(weights.sources(variant)), "seed": seed}
     batches = -(-games // BATCH_GAMES)
     todo = [n for n in range(batches) if not batch_path(out, variant, n).exists()]
     jobs = [(variant, n, BATCH_GAMES, nodes, random_plies, eval_file, seed) for n in todo]

@@ -12,7 +12,10 @@ variant, the layout's digest, the weights' SHA-256, how they were made, and what
 naming it, and the variant keeps the evaluation it had.
 
 A variant plays its hand-set evaluation (evaluation.py) until weights are loaded; at import the
-package loads the files it ships (``weights/VARIANT.npz``).
+package loads the files it ships: ``weights/VARIANT.npz``, and over it ``weights/VARIANT-network.npz``
+where a network ships for the variant (one that beat the patterns alone in a match at equal time).
+``<shipped>`` names that default, ``<patterns>`` the shipped file without its network and
+``<hand-set>`` the hand-set evaluation.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ FORMAT = 1
 SCALE = 16                      # stored weight = centi-units x SCALE
 HAND_SET = "<hand-set>"         # the name that selects the hand-set evaluation (EvalFile option)
 SHIPPED = "<shipped>"           # the name that selects the weights shipped with the package
+PATTERNS = "<patterns>"         # the shipped weights without the network shipped over them
 
 
 class WeightsError(EngineError):
@@ -119,23 +123,34 @@ def read(path) -> tuple[str, Any, dict]:
 
 
 _LOADED: dict[str, str] = {}     # variant -> the file its evaluation came from
+_BELOW: dict[str, str] = {}      # variant -> what plays under its network (a file or HAND_SET)
 
 
 def load(path, variant: str | None = None) -> str:
     """Make every search of the file's variant use its weights; returns the variant. With
     ``variant``, the file must be for it. On any error nothing changes."""
-    from . import network
     found, table, meta = read(path)
     if variant is not None and found != variant:
         raise WeightsError(f"{path}: weights for {found}, not {variant}")
-    if meta.get("model") == "network":
-        network.install(found, table, meta)     # it plays over whatever patterns are installed
-    else:
-        if kind(found) is _patterns():
-            network.uninstall(found)
-        kind(found).install(found, table, meta)
+    install(found, table, meta)
+    if meta.get("model") != "network":
+        _BELOW.pop(found, None)
+    elif found not in _BELOW:
+        _BELOW[found] = _LOADED.get(found, HAND_SET)
     _LOADED[found] = str(path)
     return found
+
+
+def install(variant: str, table, meta: dict) -> None:
+    """Make the variant play weights already `read` (a network plays over whatever patterns
+    are installed; patterns put a network aside)."""
+    from . import network
+    if meta.get("model") == "network":
+        network.install(variant, table, meta)
+    else:
+        if kind(variant) is _patterns():
+            network.uninstall(variant)
+        kind(variant).install(variant, table, meta)
 
 
 def _patterns():
@@ -150,28 +165,52 @@ def use_hand_set(variant: str) -> None:
         from . import network
         network.uninstall(variant)
     module.uninstall(variant)
+    _BELOW.pop(variant, None)
     _LOADED[variant] = HAND_SET
 
 
 def use(variant: str, name: str) -> str:
-    """Select a variant's evaluation by name: HAND_SET, SHIPPED (the hand-set one where nothing
-    ships) or a weights file's path. Returns what plays, in words."""
-    if name in (HAND_SET, SHIPPED):
+    """Select a variant's evaluation by name: HAND_SET, SHIPPED (the shipped weights and the
+    network over them, if one ships; the hand-set evaluation where nothing ships), PATTERNS
+    (the shipped weights alone) or a weights file's path. Returns what plays, in words."""
+    if name in (HAND_SET, SHIPPED, PATTERNS):
         if kind(variant) is None:
             raise EngineError(f"{variant} has no learned evaluation")
-        path = shipped(variant) if name == SHIPPED else None
+        path = shipped(variant) if name != HAND_SET else None
         if path is None:
             use_hand_set(variant)
             return f"{variant}: " + ("the hand-set evaluation" if name == HAND_SET
                                      else "no shipped weights, the hand-set evaluation")
-        name = str(path)
+        net = shipped_network(variant) if name == SHIPPED else None
+        load(path, variant)
+        if net is None:
+            return f"{variant}: weights from {path}"
+        load(net, variant)
+        return f"{variant}: network from {net} over weights from {path}"
     found = load(name)
     return f"{found}: weights from {name}"
 
 
 def current(variant: str) -> str:
-    """Where the variant's evaluation comes from: a file's path, or HAND_SET."""
+    """Where the variant's evaluation comes from: a file's path, or HAND_SET (a network's file
+    where a network plays; `sources` names what plays under it too)."""
     return _LOADED.get(variant, HAND_SET)
+
+
+def sources(variant: str) -> list[str]:
+    """What the variant's evaluation is made of, in the order to load it again: a weights
+    file or HAND_SET, then the network that plays over it, if one does."""
+    top = current(variant)
+    return [_BELOW[variant], top] if variant in _BELOW else [top]
+
+
+def restore(variant: str, made_of: list[str]) -> None:
+    """Load again what `sources` named."""
+    for source in made_of:
+        if source == HAND_SET:
+            use_hand_set(variant)
+        else:
+            load(source, variant)
 
 
 def shipped(variant: str) -> Path | None:
@@ -180,9 +219,16 @@ def shipped(variant: str) -> Path | None:
     return Path(str(item)) if item.is_file() else None
 
 
+def shipped_network(variant: str) -> Path | None:
+    """The network that ships over a variant's shipped weights (its default), if any."""
+    item = resources.files("engine").joinpath("weights", f"{variant}-network.npz")
+    return Path(str(item)) if item.is_file() else None
+
+
 def load_shipped() -> None:
-    """Load every shipped weights file (at import). A file that fails to load leaves that
-    variant on the hand-set evaluation (the tests catch a broken shipped file)."""
+    """Load every shipped weights file, and the network shipped over it (at import). A file
+    that fails to load leaves that variant on the hand-set evaluation, a network that fails on
+    the patterns alone (the tests catch a broken shipped file)."""
     for variant in learned_variants():
         path = shipped(variant)
         if path is not None:
@@ -190,3 +236,10 @@ def load_shipped() -> None:
                 load(path, variant)
             except WeightsError:
                 use_hand_set(variant)
+                continue
+            net = shipped_network(variant)
+            if net is not None:
+                try:
+                    load(net, variant)
+                except WeightsError:
+                    pass
