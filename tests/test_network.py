@@ -251,8 +251,10 @@ def test_a_network_over_the_patterns_adds_its_correction(tmp_path):
     data = tmp_path / "data"
     selfplay.run("checkers", 32, data, nodes=300, workers=1, progress=False, seed=6)
     out = tmp_path / "over.npz"
+    playing = weights.sources("checkers")        # the fit reads the patterns alone, then puts back
     figures = network.fit("checkers", [data], str(out), hidden=16, hidden2=8, epochs=2,
                           report=lambda line: None, progress=False, over_patterns=True)
+    assert weights.sources("checkers") == playing
     assert figures["valid_loss_quantized"] > 0
     variant, arrays, meta = weights.read(out)
     assert meta["over_patterns"] == weights.read(weights.shipped("checkers"))[2]["sha256"]

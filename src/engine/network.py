@@ -370,7 +370,14 @@ def fit(variant: str, dirs: list, out: str, hidden: int = 128, hidden2: int = 16
         if under is None:
             raise EngineError(f"{variant} plays no pattern weights for a network to correct")
         report("the patterns' value of every position (the network learns their correction)...")
-        base = (static_values(variant, arrays, np.arange(len(target)), progress) / centi).astype(np.float32)
+        from . import weights
+        made_of = weights.sources(variant)
+        weights.restore(variant, made_of[:1])   # the patterns alone, without a network over them
+        try:
+            base = (static_values(variant, arrays, np.arange(len(target)), progress)
+                    / centi).astype(np.float32)
+        finally:
+            weights.restore(variant, made_of)
         model.params["w3"] *= 0.01              # start from (almost) no correction
     adam = Adam(model.params, rate)
     rng = np.random.default_rng(seed)
