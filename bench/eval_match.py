@@ -42,19 +42,13 @@ def read_file(variant: str, path: str):
 
 
 def layers(variant: str, source: str) -> list:
-    """What a side plays, as the files to install in order (none: the hand-set evaluation):
-    <shipped> the shipped weights and the network shipped over them, <patterns> the shipped
-    weights alone, a network file over the shipped weights, any other file alone."""
-    base = weights.shipped(variant)
-    if source == weights.HAND_SET or (source in (weights.SHIPPED, weights.PATTERNS) and base is None):
-        return []
-    if source in (weights.SHIPPED, weights.PATTERNS):
-        net = weights.shipped_network(variant) if source == weights.SHIPPED else None
-        return [read_file(variant, str(base))] + ([read_file(variant, str(net))] if net else [])
-    stored = read_file(variant, source)
-    if stored[1].get("model") == "network":
-        return ([read_file(variant, str(base))] if base else []) + [stored]
-    return [stored]
+    """What a side plays, as the (table, meta) of the files to install in order (none: the
+    hand-set evaluation), as `weights.files_of` names them; a network file plays over the
+    shipped weights."""
+    paths = weights.files_of(variant, source)
+    if paths == [source] and read_file(variant, source)[1].get("model") == "network":
+        paths = weights.files_of(variant, weights.PATTERNS) + paths
+    return [read_file(variant, path) for path in paths]
 
 
 def read_sides(variant: str, a: str, b: str) -> None:

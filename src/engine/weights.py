@@ -169,26 +169,36 @@ def use_hand_set(variant: str) -> None:
     _LOADED[variant] = HAND_SET
 
 
+def files_of(variant: str, name: str) -> list[str]:
+    """The files that make the evaluation `name` selects, in the order they load (none: the
+    hand-set evaluation): SHIPPED the shipped weights and the network shipped over them,
+    PATTERNS the shipped weights alone, a path itself."""
+    if name not in (HAND_SET, SHIPPED, PATTERNS):
+        return [str(name)]
+    path = shipped(variant) if name != HAND_SET else None
+    if path is None:
+        return []
+    net = shipped_network(variant) if name == SHIPPED else None
+    return [str(path)] + ([str(net)] if net else [])
+
+
 def use(variant: str, name: str) -> str:
     """Select a variant's evaluation by name: HAND_SET, SHIPPED (the shipped weights and the
     network over them, if one ships; the hand-set evaluation where nothing ships), PATTERNS
     (the shipped weights alone) or a weights file's path. Returns what plays, in words."""
-    if name in (HAND_SET, SHIPPED, PATTERNS):
-        if kind(variant) is None:
-            raise EngineError(f"{variant} has no learned evaluation")
-        path = shipped(variant) if name != HAND_SET else None
-        if path is None:
-            use_hand_set(variant)
-            return f"{variant}: " + ("the hand-set evaluation" if name == HAND_SET
-                                     else "no shipped weights, the hand-set evaluation")
-        net = shipped_network(variant) if name == SHIPPED else None
-        load(path, variant)
-        if net is None:
-            return f"{variant}: weights from {path}"
-        load(net, variant)
-        return f"{variant}: network from {net} over weights from {path}"
-    found = load(name)
-    return f"{found}: weights from {name}"
+    if name not in (HAND_SET, SHIPPED, PATTERNS):
+        return f"{load(name)}: weights from {name}"
+    if kind(variant) is None:
+        raise EngineError(f"{variant} has no learned evaluation")
+    files = files_of(variant, name)
+    if not files:
+        use_hand_set(variant)
+        return f"{variant}: " + ("the hand-set evaluation" if name == HAND_SET
+                                 else "no shipped weights, the hand-set evaluation")
+    restore(variant, files)
+    if len(files) == 1:
+        return f"{variant}: weights from {files[0]}"
+    return f"{variant}: network from {files[1]} over weights from {files[0]}"
 
 
 def current(variant: str) -> str:
