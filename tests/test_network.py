@@ -67,10 +67,14 @@ def lone_king_holds(board):
     return any(counts[s] == 1 and counts[1 - s] <= limit for s in (0, 1))
 
 
-@pytest.mark.parametrize("variant,hidden2", [(v, 8) for v in VARIANTS] + [("international", 5)])
-def test_native_value_equals_the_integer_reference(variant, hidden2, tmp_path):
-    # hidden2 a multiple of 8: the vector kernel where the processor has AVX2; 5: the plain one.
-    arrays = random_network(variant, hidden2=hidden2, seed=len(variant))
+# Sizes that take each kernel where the processor has AVX2: hidden a multiple of 16 and hidden2
+# of 8 the vector ones (32/16 their unrolled case, 48 a view of 16 mod 32); others the plain
+# loops (25: layer 2's last group of four inputs padded).
+@pytest.mark.parametrize("variant,hidden,hidden2", [(v, 32, 8) for v in VARIANTS] + [
+    ("international", 32, 16), ("international", 48, 8), ("international", 25, 5),
+    ("checkers", 24, 16)])
+def test_native_value_equals_the_integer_reference(variant, hidden, hidden2, tmp_path):
+    arrays = random_network(variant, hidden=hidden, hidden2=hidden2, seed=len(variant) + hidden)
     path = tmp_path / "net.npz"
     network.save(path, variant, arrays, centi=90)
     weights.load(path, variant)

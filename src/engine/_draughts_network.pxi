@@ -5,9 +5,8 @@
 #            side sees the board (Black's board turned 180 degrees): 4 x squares, 0 or 1
 #   layer 1  inputs -> net_h, int16 weights in 1/127 units, the same for both views; the side
 #            to move's view and the other's, each clamped to 0..127 (1.0)
-#   layer 2  2 x net_h -> net_h2, int8 weights in 1/64 units (held as int16 for the kernel);
-#            the sums shifted down 6 bits
-#            (floor) and clamped to 0..127
+#   layer 2  2 x net_h -> net_h2, int8 weights in 1/64 units (grouped by four inputs for the
+#            kernel); the sums shifted down 6 bits (floor) and clamped to 0..127
 #   output   net_h2 -> 1, int16 weights in 1/64 units: a logit in 1/(127 x 64) units, times
 #            net_centi centi-men, divided by 127 x 64 (truncating toward zero)
 #
@@ -27,7 +26,7 @@ cdef extern from "_network.h" nogil:
     NetCache* net_cache()
     void net_rows(int16_t* acc, const int16_t* w1, int h, const int* add, int nadd,
                   const int* sub, int nsub)
-    int32_t net_output(const int16_t* us, const int16_t* them, int h, const int16_t* w2,
+    int32_t net_output(const int16_t* us, const int16_t* them, int h, const int8_t* w2q,
                        const int32_t* b2, int h2, const int16_t* w3, int32_t b3)
 
 cdef enum:
@@ -66,8 +65,8 @@ cdef void net_refresh(const Rules* R, NetCache* c, const Bits* planes) noexcept 
         while bits:
             b = bb_lsb(bits)
             bits &= bits - 1
-            for v in range(2):
-                feats[v][nf] = NET_KIND[plane][v] * R.net_squares + R.net_sq[v][b]
+            feats[0][nf] = R.net_feat[plane][0][b]
+            feats[1][nf] = R.net_feat[plane][1][b]
             nf += 1
     for v in range(2):
         for j in range(R.net_h):
@@ -83,7 +82,7 @@ cdef int network_eval(const Rules* R, const Pos* p) noexcept nogil:
     cdef Bits old, gone, come
     cdef int add[2][2 * NBITS]
     cdef int sub[2][2 * NBITS]
-    cdef int nadd = 0, nsub = 0, changed = 0, plane, b, v
+    cdef int nadd = 0, nsub = 0, plane, b
     cdef int32_t out
     cdef long long value
     planes[0] = p.pieces[0] & ~p.kings
@@ -93,26 +92,23 @@ cdef int network_eval(const Rules* R, const Pos* p) noexcept nogil:
     if c.rules == <const void*>R and c.generation == R.net_generation:
         for plane in range(4):
             old = net_bits(c.planes[plane])
-            changed += bb_popcount(old ^ planes[plane])
-        if changed <= NET_REFRESH:
-            for plane in range(4):
-                old = net_bits(c.planes[plane])
-                gone = old & ~planes[plane]
-                come = planes[plane] & ~old
-                while gone:
-                    b = bb_lsb(gone)
-                    gone &= gone - 1
-                    for v in range(2):
-                        sub[v][nsub] = NET_KIND[plane][v] * R.net_squares + R.net_sq[v][b]
-                    nsub += 1
-                while come:
-                    b = bb_lsb(come)
-                    come &= come - 1
-                    for v in range(2):
-                        add[v][nadd] = NET_KIND[plane][v] * R.net_squares + R.net_sq[v][b]
-                    nadd += 1
-            for v in range(2):
-                net_rows(c.acc[v], R.net_w1, R.net_h, add[v], nadd, sub[v], nsub)
+            gone = old & ~planes[plane]
+            come = planes[plane] & ~old
+            while gone:
+                b = bb_lsb(gone)
+                gone &= gone - 1
+                sub[0][nsub] = R.net_feat[plane][0][b]
+                sub[1][nsub] = R.net_feat[plane][1][b]
+                nsub += 1
+            while come:
+                b = bb_lsb(come)
+                come &= come - 1
+                add[0][nadd] = R.net_feat[plane][0][b]
+                add[1][nadd] = R.net_feat[plane][1][b]
+                nadd += 1
+        if nadd + nsub <= NET_REFRESH:
+            net_rows(c.acc[0], R.net_w1, R.net_h, add[0], nadd, sub[0], nsub)
+            net_rows(c.acc[1], R.net_w1, R.net_h, add[1], nadd, sub[1], nsub)
         else:
             net_refresh(R, c, planes)
     else:
@@ -132,18 +128,18 @@ cdef int network_eval(const Rules* R, const Pos* p) noexcept nogil:
 _NETWORK_ARRAYS = {}         # variant id -> the arrays the native network points into
 
 
-def _set_network(int vid, list squares, int16_t[:, ::1] w1, int16_t[::1] b1, int16_t[::1] w2,
+def _set_network(int vid, list squares, int16_t[:, ::1] w1, int16_t[::1] b1, int8_t[::1] w2,
                  int32_t[::1] b2, int16_t[::1] w3, int b3, int centi, bint over_patterns=False):
     """Install a network for one variant (network.py checks the file and the sums' range first):
     `squares` is, for each side, each bit's square as that side sees the board (-1 for a bit off
-    the board); w1 [4 x squares, h], b1 [h], w2 [h * h2 * 2]: layer 2's int8 weights as int16,
-    interleaved by pairs of inputs (network.interleaved), b2 [h2], w3 [h2]. With
+    the board); w1 [4 x squares, h], b1 [h], w2 [ceil(2h / 4) * h2 * 4]: layer 2's int8 weights
+    grouped by four inputs (network.grouped), b2 [h2], w3 [h2]. With
     `over_patterns` its value is added to the installed patterns' (it corrects them). Every board
     and search of the variant evaluates with it from now on."""
     cdef Rules* R = &RULES[vid]
-    cdef int n = w1.shape[0] // 4, h = w1.shape[1], h2 = b2.shape[0], s, b
+    cdef int n = w1.shape[0] // 4, h = w1.shape[1], h2 = b2.shape[0], s, b, plane
     if not (0 < h <= NET_MAX_H and 0 < h2 <= NET_MAX_H2 and w1.shape[0] == 4 * n
-            and b1.shape[0] == h and w2.shape[0] == 2 * h * h2
+            and b1.shape[0] == h and w2.shape[0] == (2 * h + 3) // 4 * 4 * h2
             and w3.shape[0] == h2 and centi > 0):
         raise ValueError("network layers of inconsistent or too large sizes")
     if len(squares) != 2 or any(len(row) != NBITS for row in squares):
@@ -153,9 +149,11 @@ def _set_network(int vid, list squares, int16_t[:, ::1] w1, int16_t[::1] b1, int
             if ((R.valid >> b) & 1) != (0 <= squares[s][b] < n):
                 raise ValueError(f"bit {b}: its square {squares[s][b]} does not match the board")
     R.net_h = 0                       # nothing reads a half-installed network
-    for s in range(2):
-        for b in range(NBITS):
-            R.net_sq[s][b] = squares[s][b] if squares[s][b] >= 0 else 0
+    for plane in range(4):
+        for s in range(2):
+            for b in range(NBITS):
+                R.net_feat[plane][s][b] = (NET_KIND[plane][s] * n
+                                           + (squares[s][b] if squares[s][b] >= 0 else 0))
     R.net_squares = n
     R.net_w1 = &w1[0, 0]
     R.net_b1 = &b1[0]

@@ -186,11 +186,12 @@ ctypedef struct Rules:
     # the other's, through the same first layer.
     int net_h                                  # neurons of the first layer, a view
     int net_h2                                 # of the second layer
-    int net_sq[2][NBITS]                       # a bit's square, 0.., as side [s] sees the board
+    int net_feat[4][2][NBITS]                  # the input of a piece of plane [4] on a bit, as
+                                               # view [2] sees it (NET_KIND x squares + square)
     int net_squares                            # playable squares: inputs = 4 * net_squares
     const int16_t* net_w1                      # [inputs][net_h]
     const int16_t* net_b1                      # [net_h]
-    const int16_t* net_w2                      # [net_h][net_h2][2]: layer 2, pairs of inputs
+    const int8_t* net_w2                       # [groups of 4 inputs][net_h2][4]: layer 2
     const int32_t* net_b2                      # [net_h2]
     const int16_t* net_w3                      # [net_h2]
     int32_t net_b3

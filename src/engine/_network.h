@@ -32,9 +32,34 @@ static __thread NetCache net_thread_cache;
 
 static inline NetCache* net_cache(void) { return &net_thread_cache; }
 
+#if defined(__GNUC__) && defined(__x86_64__)
+#include <immintrin.h>
+#define NET_HAVE_AVX2_KERNEL 1
+static int net_avx2(void) {
+    static int known = -1;
+    if (known < 0) known = __builtin_cpu_supports("avx2") ? 1 : 0;
+    return known;
+}
+
+/* net_rows for h a multiple of 16: each register of 16 sums stays in a register across every
+ * row, where the plain loop loads and stores all h sums once a row. */
+__attribute__((target("avx2")))
+static void net_rows_avx2(int16_t* acc, const int16_t* w1, int h, const int* add, int nadd,
+                          const int* sub, int nsub) {
+    for (int c = 0; c < h; c += 16) {
+        __m256i t = _mm256_loadu_si256((const __m256i*)(acc + c));
+        for (int a = 0; a < nadd; a++)
+            t = _mm256_add_epi16(t, _mm256_loadu_si256((const __m256i*)(w1 + (long)add[a] * h + c)));
+        for (int a = 0; a < nsub; a++)
+            t = _mm256_sub_epi16(t, _mm256_loadu_si256((const __m256i*)(w1 + (long)sub[a] * h + c)));
+        _mm256_storeu_si256((__m256i*)(acc + c), t);
+    }
+}
+#endif
+
 /* acc[0..h) += the rows add[0..nadd) of w1 (a row is h wide), -= the rows sub[0..nsub). */
-NET_CLONES static void net_rows(int16_t* acc, const int16_t* w1, int h, const int* add,
-                                int nadd, const int* sub, int nsub) {
+NET_CLONES static void net_rows_plain(int16_t* acc, const int16_t* w1, int h, const int* add,
+                                      int nadd, const int* sub, int nsub) {
     for (int a = 0; a < nadd; a++) {
         const int16_t* row = w1 + (long)add[a] * h;
         for (int j = 0; j < h; j++) acc[j] = (int16_t)(acc[j] + row[j]);
@@ -45,94 +70,33 @@ NET_CLONES static void net_rows(int16_t* acc, const int16_t* w1, int h, const in
     }
 }
 
-/* Layer 2's sums z[0..h2) (starting from b2) over the 2h clamped inputs h1, with the weights
- * interleaved by pairs of inputs: w2p[(p * h2 + k) * 2 + j] weighs input 2p + j for neuron k. */
-static void net_layer2_plain(const int16_t* h1, int h, const int16_t* w2p, int32_t* z, int h2) {
-    for (int p = 0; p < h; p++) {
-        int32_t a = h1[2 * p], b = h1[2 * p + 1];
-        const int16_t* row = w2p + (long)p * h2 * 2;
-        for (int k = 0; k < h2; k++) z[k] += a * row[2 * k] + b * row[2 * k + 1];
-    }
-}
-
-#if defined(__GNUC__) && defined(__x86_64__)
-#include <immintrin.h>
-#define NET_HAVE_AVX2_KERNEL 1
-/* The same sums, eight neurons a register: one multiply-add of 16-bit pairs (vpmaddwd) per
- * pair of inputs and eight neurons. h2 must be a multiple of 8. */
-__attribute__((target("avx2")))
-static void net_layer2_avx2(const int16_t* h1, int h, const int16_t* w2p, int32_t* z, int h2) {
-    if (h2 == 16) {
-        /* The usual size, unrolled: two pairs of inputs a step, four independent sums. */
-        __m256i a0 = _mm256_loadu_si256((const __m256i*)z), a1 = _mm256_loadu_si256((const __m256i*)(z + 8));
-        __m256i c0 = _mm256_setzero_si256(), c1 = _mm256_setzero_si256();
-        const uint32_t* pairs = (const uint32_t*)h1;        /* 2h int16 = h 32-bit pairs */
-        int p = 0;
-        for (; p + 1 < h; p += 2) {
-            __m256i x = _mm256_set1_epi32((int32_t)pairs[p]);
-            __m256i y = _mm256_set1_epi32((int32_t)pairs[p + 1]);
-            const __m256i* row = (const __m256i*)(w2p + (long)p * 32);
-            a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(x, _mm256_loadu_si256(row)));
-            a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(x, _mm256_loadu_si256(row + 1)));
-            c0 = _mm256_add_epi32(c0, _mm256_madd_epi16(y, _mm256_loadu_si256(row + 2)));
-            c1 = _mm256_add_epi32(c1, _mm256_madd_epi16(y, _mm256_loadu_si256(row + 3)));
-        }
-        for (; p < h; p++) {
-            __m256i x = _mm256_set1_epi32((int32_t)pairs[p]);
-            const __m256i* row = (const __m256i*)(w2p + (long)p * 32);
-            a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(x, _mm256_loadu_si256(row)));
-            a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(x, _mm256_loadu_si256(row + 1)));
-        }
-        _mm256_storeu_si256((__m256i*)z, _mm256_add_epi32(a0, c0));
-        _mm256_storeu_si256((__m256i*)(z + 8), _mm256_add_epi32(a1, c1));
+static inline void net_rows(int16_t* acc, const int16_t* w1, int h, const int* add, int nadd,
+                            const int* sub, int nsub) {
+#ifdef NET_HAVE_AVX2_KERNEL
+    if ((h & 15) == 0 && net_avx2()) {
+        net_rows_avx2(acc, w1, h, add, nadd, sub, nsub);
         return;
     }
-    __m256i acc[8];
-    int nv = h2 / 8;
-    for (int v = 0; v < nv; v++) acc[v] = _mm256_loadu_si256((const __m256i*)(z + 8 * v));
-    for (int p = 0; p < h; p++) {
-        uint32_t pair = (uint16_t)h1[2 * p] | ((uint32_t)(uint16_t)h1[2 * p + 1] << 16);
-        __m256i x = _mm256_set1_epi32((int32_t)pair);
-        const __m256i* row = (const __m256i*)(w2p + (long)p * h2 * 2);
-        for (int v = 0; v < nv; v++)
-            acc[v] = _mm256_add_epi32(acc[v], _mm256_madd_epi16(x, _mm256_loadu_si256(row + v)));
-    }
-    for (int v = 0; v < nv; v++) _mm256_storeu_si256((__m256i*)(z + 8 * v), acc[v]);
+#endif
+    net_rows_plain(acc, w1, h, add, nadd, sub, nsub);
 }
 
-static int net_avx2(void) {
-    static int known = -1;
-    if (known < 0) known = __builtin_cpu_supports("avx2") ? 1 : 0;
-    return known;
+/* Layer 2's sums z[0..h2) (starting from b2) over the 2h clamped inputs h1 (bytes, 0..127,
+ * zero past 2h up to a multiple of 4), with the int8 weights grouped by four inputs:
+ * w2q[(g * h2 + k) * 4 + i] weighs input 4g + i for neuron k. */
+static void net_layer2_plain(const uint8_t* h1, int groups, const int8_t* w2q, int32_t* z,
+                             int h2) {
+    for (int g = 0; g < groups; g++) {
+        const uint8_t* x = h1 + 4 * g;
+        const int8_t* row = w2q + (long)g * h2 * 4;
+        for (int k = 0; k < h2; k++)
+            z[k] += x[0] * row[4 * k] + x[1] * row[4 * k + 1] + x[2] * row[4 * k + 2]
+                    + x[3] * row[4 * k + 3];
+    }
 }
-#endif
 
-/* The layers after the first: the side to move's sums `us` and the other's `them` (h each),
- * clamped; layer 2 (weights interleaved by pairs of inputs, see net_layer2_plain), shifted and
- * clamped; the output. */
-NET_CLONES static int32_t net_output(const int16_t* us, const int16_t* them, int h,
-                                     const int16_t* w2p, const int32_t* b2, int h2,
-                                     const int16_t* w3, int32_t b3) {
-    int16_t h1[2 * NET_CACHE_H];
-    int32_t z[64];
-    /* Two plain loops of int16 min/max: each vectorises (one mixing both views would not). */
-    for (int i = 0; i < h; i++) {
-        int16_t v = us[i];
-        v = v < 0 ? 0 : v;
-        h1[i] = v > NET_UNIT_C ? NET_UNIT_C : v;
-    }
-    for (int i = 0; i < h; i++) {
-        int16_t v = them[i];
-        v = v < 0 ? 0 : v;
-        h1[h + i] = v > NET_UNIT_C ? NET_UNIT_C : v;
-    }
-    for (int k = 0; k < h2; k++) z[k] = b2[k];
-#ifdef NET_HAVE_AVX2_KERNEL
-    if (h2 % 8 == 0 && net_avx2())
-        net_layer2_avx2(h1, h, w2p, z, h2);
-    else
-#endif
-        net_layer2_plain(h1, h, w2p, z, h2);
+/* The output from layer 2's sums: each shifted down (floor) and clamped to 0..127, weighed. */
+static int32_t net_layer3_plain(const int32_t* z, int h2, const int16_t* w3, int32_t b3) {
     int32_t out = b3;
     for (int k = 0; k < h2; k++) {
         int32_t x = z[k] >> NET_SHIFT_C;
@@ -140,5 +104,102 @@ NET_CLONES static int32_t net_output(const int16_t* us, const int16_t* them, int
         out += x * (int32_t)w3[k];
     }
     return out;
+}
+
+#ifdef NET_HAVE_AVX2_KERNEL
+/* Every layer after the first in AVX2, for h a multiple of 16 and h2 of 8: the clamped inputs
+ * packed to bytes; layer 2 with one multiply-add of unsigned by signed bytes (vpmaddubsw: two
+ * products summed in 16 bits, at most 2 x 127 x 128, so never saturated) and one of those
+ * pairs into 32 bits (vpmaddwd by 1), four inputs and eight neurons a step; the output in
+ * 32-bit lanes. The same integers as the plain loops. */
+__attribute__((target("avx2")))
+static int32_t net_output_avx2(const int16_t* us, const int16_t* them, int h,
+                               const int8_t* w2q, const int32_t* b2, int h2,
+                               const int16_t* w3, int32_t b3) {
+    uint8_t h1[2 * NET_CACHE_H] __attribute__((aligned(32)));
+    const __m256i zero = _mm256_setzero_si256(), unit = _mm256_set1_epi16(NET_UNIT_C);
+    const __m256i ones = _mm256_set1_epi16(1);
+    for (int view = 0; view < 2; view++) {
+        const int16_t* sums = view ? them : us;
+        for (int i = 0; i < h; i += 32) {
+            /* The tail of a view of 16 mod 32 packs the next 16 as well: they are not read. */
+            __m256i a = _mm256_loadu_si256((const __m256i*)(sums + i));
+            __m256i b = i + 16 < h ? _mm256_loadu_si256((const __m256i*)(sums + i + 16)) : zero;
+            a = _mm256_min_epi16(_mm256_max_epi16(a, zero), unit);
+            b = _mm256_min_epi16(_mm256_max_epi16(b, zero), unit);
+            /* packus interleaves the 128-bit lanes: put them back in order. */
+            __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8);
+            if (i + 16 < h)
+                _mm256_storeu_si256((__m256i*)(h1 + view * h + i), packed);
+            else
+                _mm_storeu_si128((__m128i*)(h1 + view * h + i), _mm256_castsi256_si128(packed));
+        }
+    }
+    int groups = h / 2;                    /* 2h inputs, four a group (an even number) */
+    const int32_t* quads = (const int32_t*)h1;
+    __m256i acc[8];
+    int nv = h2 / 8;
+    if (h2 == 16) {
+        /* The usual size in registers: two groups a step, four independent sums. */
+        __m256i a0 = _mm256_loadu_si256((const __m256i*)b2);
+        __m256i a1 = _mm256_loadu_si256((const __m256i*)(b2 + 8));
+        __m256i c0 = zero, c1 = zero;
+        for (int g = 0; g < groups; g += 2) {
+            __m256i x = _mm256_set1_epi32(quads[g]), y = _mm256_set1_epi32(quads[g + 1]);
+            const __m256i* row = (const __m256i*)(w2q + (long)g * 64);
+            a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(_mm256_maddubs_epi16(x, _mm256_loadu_si256(row)), ones));
+            a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(_mm256_maddubs_epi16(x, _mm256_loadu_si256(row + 1)), ones));
+            c0 = _mm256_add_epi32(c0, _mm256_madd_epi16(_mm256_maddubs_epi16(y, _mm256_loadu_si256(row + 2)), ones));
+            c1 = _mm256_add_epi32(c1, _mm256_madd_epi16(_mm256_maddubs_epi16(y, _mm256_loadu_si256(row + 3)), ones));
+        }
+        acc[0] = _mm256_add_epi32(a0, c0);
+        acc[1] = _mm256_add_epi32(a1, c1);
+    } else {
+        for (int v = 0; v < nv; v++) acc[v] = _mm256_loadu_si256((const __m256i*)(b2 + 8 * v));
+        for (int g = 0; g < groups; g++) {
+            __m256i x = _mm256_set1_epi32(quads[g]);
+            const __m256i* row = (const __m256i*)(w2q + (long)g * h2 * 4);
+            for (int v = 0; v < nv; v++)
+                acc[v] = _mm256_add_epi32(acc[v], _mm256_madd_epi16(
+                    _mm256_maddubs_epi16(x, _mm256_loadu_si256(row + v)), ones));
+        }
+    }
+    __m256i total = zero;
+    const __m256i top = _mm256_set1_epi32(NET_UNIT_C);
+    for (int v = 0; v < nv; v++) {
+        __m256i x = _mm256_srai_epi32(acc[v], NET_SHIFT_C);
+        x = _mm256_min_epi32(_mm256_max_epi32(x, zero), top);
+        __m256i w = _mm256_cvtepi16_epi32(_mm_loadu_si128((const __m128i*)(w3 + 8 * v)));
+        total = _mm256_add_epi32(total, _mm256_mullo_epi32(x, w));
+    }
+    __m128i t = _mm_add_epi32(_mm256_castsi256_si128(total), _mm256_extracti128_si256(total, 1));
+    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0x4E));
+    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0xB1));
+    return b3 + _mm_cvtsi128_si32(t);
+}
+#endif
+
+/* The layers after the first: the side to move's sums `us` and the other's `them` (h each),
+ * clamped to 0..127; layer 2 (w2q: see net_layer2_plain), shifted and clamped; the output. */
+static int32_t net_output(const int16_t* us, const int16_t* them, int h, const int8_t* w2q,
+                          const int32_t* b2, int h2, const int16_t* w3, int32_t b3) {
+#ifdef NET_HAVE_AVX2_KERNEL
+    if (h % 16 == 0 && h2 % 8 == 0 && net_avx2())
+        return net_output_avx2(us, them, h, w2q, b2, h2, w3, b3);
+#endif
+    uint8_t h1[2 * NET_CACHE_H + 4];
+    int32_t z[64];
+    for (int i = 0; i < h; i++) {
+        int16_t v = us[i];
+        h1[i] = (uint8_t)(v < 0 ? 0 : v > NET_UNIT_C ? NET_UNIT_C : v);
+    }
+    for (int i = 0; i < h; i++) {
+        int16_t v = them[i];
+        h1[h + i] = (uint8_t)(v < 0 ? 0 : v > NET_UNIT_C ? NET_UNIT_C : v);
+    }
+    for (int i = 2 * h; i < 2 * h + 4; i++) h1[i] = 0;
+    for (int k = 0; k < h2; k++) z[k] = b2[k];
+    net_layer2_plain(h1, (2 * h + 3) / 4, w2q, z, h2);
+    return net_layer3_plain(z, h2, w3, b3);
 }
 #endif

@@ -314,19 +314,22 @@ def install(variant: str, arrays: dict, meta: dict) -> None:
     native = _native(variant)
     native._set_network(native.draughts_variant_id(variant), squares(variant),
                         np.ascontiguousarray(arrays["w1"]), np.ascontiguousarray(arrays["b1"]),
-                        interleaved(arrays["w2"]),
+                        grouped(arrays["w2"]),
                         np.ascontiguousarray(arrays["b2"]),
                         np.ascontiguousarray(arrays["w3"]), int(arrays["b3"]), int(meta["centi"]),
                         "over_patterns" in meta)
     _UNDER[variant] = under
 
 
-def interleaved(w2: np.ndarray) -> np.ndarray:
-    """Layer 2's weights [h2, 2h] as the native kernel reads them: for each pair of inputs p and
-    neuron k, the weights of inputs 2p and 2p + 1 side by side ([h, h2, 2], int16, flat)."""
+def grouped(w2: np.ndarray) -> np.ndarray:
+    """Layer 2's weights [h2, 2h] as the native kernel reads them: for each group g of four
+    inputs and neuron k, the weights of inputs 4g .. 4g + 3 side by side ([groups, h2, 4], int8,
+    flat; inputs past 2h weigh 0)."""
     h2, inputs = w2.shape
-    pairs = w2.astype(np.int16).reshape(h2, inputs // 2, 2).transpose(1, 0, 2)
-    return np.ascontiguousarray(pairs).reshape(-1)
+    groups = (inputs + 3) // 4
+    padded = np.zeros((h2, groups * 4), dtype=np.int8)
+    padded[:, :inputs] = w2
+    return np.ascontiguousarray(padded.reshape(h2, groups, 4).transpose(1, 0, 2)).reshape(-1)
 
 
 def uninstall(variant: str) -> None:
