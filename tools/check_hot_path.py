@@ -76,7 +76,7 @@ HOT = {
                 "do_move", "undo_move", "is_repetition", "rule_score", "update_pv", "pick_next",
                 "swap_moves", "qsearch", "negamax", "search_root", "node_end_score", "probe_score",
                 "repetition_score", "same_player", "mover", "child", "tt_data", "total_nodes",
-                "prepare_helper", "helper_search", "hand_over", "static_value", "tt_bucket",
+                "prepare_helper", "take_helper_iteration", "hand_over", "static_value", "tt_bucket",
                 "busy_slot_of", "root_move_to_front", "iteration", "order_moves"],
 }
 ALLOWED = {"__Pyx_RefNannyDeclarations", "__Pyx_RefNannySetupContext", "__Pyx_RefNannyFinishContext"}
