@@ -239,6 +239,8 @@ def test_train_a_network_end_to_end(tmp_path):
     # The integers the search reads lose almost nothing of the trained floats.
     assert abs(figures["valid_loss_quantized"] - figures["valid_loss"]) < 0.01
     assert 0 < figures["valid_loss_played"] < 1
+    # On the same positions: the sample is the whole held-out set when it is small.
+    assert figures["valid_loss_sample"] == pytest.approx(figures["valid_loss_quantized"])
     variant, arrays, meta = weights.read(out)
     assert variant == "checkers" and meta["model"] == "network" and meta["hidden"] == 16
     assert meta["info"]["epochs"] == 3
