@@ -128,7 +128,7 @@ def test_analyse_multipv_and_no_move():
 
 # The bench's node count at its default depth: a change to the search, the move ordering or a
 # shipped evaluation changes it, and must change this figure with it, on purpose.
-BENCH_SIGNATURE = 16_553_559
+BENCH_SIGNATURE = 16_554_309
 
 
 def test_bench_signature_is_pinned():

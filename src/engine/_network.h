@@ -1,7 +1,8 @@
-/* The network evaluation's arithmetic (see _draughts_network.pxi and network.py): integer
- * loops over fixed-stride rows that the compiler vectorises. Where GCC targets x86-64 Linux,
- * each kernel is built twice, for AVX2 and for the baseline, and the processor picks one when
- * the module loads (target_clones): the same integers either way.
+/* The network evaluation's arithmetic (see _draughts_network.pxi and network.py), in
+ * integers. On x86-64 the usual sizes (a first layer of a multiple of 16 neurons, a second of
+ * 8) run AVX2 kernels written with intrinsics where the processor has AVX2 (checked once);
+ * other sizes and processors run plain loops, which GCC on x86-64 Linux also builds twice, for
+ * AVX2 and the baseline (target_clones). Every path gives the same integers.
  *
  * Each thread keeps the first layer's sums of the last position it evaluated (both colours'
  * views) with that position's pieces: the next evaluation, usually a few moves away in the
@@ -136,7 +137,8 @@ static int32_t net_output_avx2(const int16_t* us, const int16_t* them, int h,
         }
     }
     int groups = h / 2;                    /* 2h inputs, four a group (an even number) */
-    const int32_t* quads = (const int32_t*)h1;
+    typedef int32_t net_quad __attribute__((may_alias));   /* four bytes of h1 read as one */
+    const net_quad* quads = (const net_quad*)h1;
     __m256i acc[8];
     int nv = h2 / 8;
     if (h2 == 16) {
